@@ -1,0 +1,32 @@
+#include "board.h"
+
+#include <algorithm>
+
+namespace tb {
+
+std::string check_geometry(Geometry g) {
+  if (g.width < kMinWidth || g.width > kMaxWidth)
+    return "board width " + std::to_string(g.width) + " is out of range " +
+           std::to_string(kMinWidth) + ".." + std::to_string(kMaxWidth);
+  if (g.height < kMinHeight || g.height > kMaxHeight)
+    return "board height " + std::to_string(g.height) + " is out of range " +
+           std::to_string(kMinHeight) + ".." + std::to_string(kMaxHeight);
+  return {};
+}
+
+int Board::wall_height(int width) const {
+  Word any = 0;
+  for (int c = 0; c < width; ++c) any |= cols[c];
+  return column_height(any);
+}
+
+std::string to_text(const Board& b, Geometry g) {
+  std::string s;
+  for (int r = g.height - 1; r >= 0; --r) {
+    for (int c = 0; c < g.width; ++c) s += b.filled(c, r) ? '#' : '.';
+    s += '\n';
+  }
+  return s;
+}
+
+}  // namespace tb

@@ -1,0 +1,46 @@
+#include "placement.h"
+
+#include <algorithm>
+
+namespace tb {
+
+Placement* generate_drops(Piece p, int width, Placement* out) {
+  const PieceShapes& shapes = kShapes[p];
+  for (int o = 0; o < shapes.count; ++o)
+    for (int x = 0; x + shapes.orientation[o].width <= width; ++x)
+      *out++ = {static_cast<std::uint8_t>(p), static_cast<std::uint8_t>(o), static_cast<std::uint8_t>(x)};
+  return out;
+}
+
+Move drop(Board& b, Placement pl, Geometry g, Overflow overflow) {
+  const Orientation& o = kShapes[pl.piece].orientation[pl.orientation];
+  assert(pl.column + o.width <= g.width);
+  Word* cols = b.cols.data() + pl.column;
+
+  // The piece rests on the highest cell under any of its columns.
+  int y = 0;
+  for (int i = 0; i < o.width; ++i) y = std::max(y, column_height(cols[i]) - o.bottom[i]);
+  for (int i = 0; i < o.width; ++i) cols[i] |= o.mask[i] << y;
+
+  Move m;
+  m.landing_row = y;
+  m.piece_height = o.height;
+  if (overflow == Overflow::strict && y + o.height > g.height) {
+    m.game_over = true;  // RULES `strict`: no rows are cleared for this move
+    return m;
+  }
+  // Only the rows the piece touched can have become full.
+  Word full = low_mask(o.height) << y;
+  for (int c = 0; c < g.width; ++c) full &= b.cols[c];
+  if (full) {
+    m.lines = popcount(full);
+    int piece_cells = 0;
+    for (int i = 0; i < o.width; ++i) piece_cells += popcount((o.mask[i] << y) & full);
+    m.eroded = m.lines * piece_cells;
+    for (int c = 0; c < g.width; ++c) b.cols[c] = remove_rows(b.cols[c], full);
+  }
+  m.game_over = b.wall_height(g.width) > g.height;
+  return m;
+}
+
+}  // namespace tb

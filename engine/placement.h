@@ -1,0 +1,55 @@
+// The research-standard `drop` placement model (RULES "Placement model `drop`"): generation
+// into caller-provided storage, and the drop itself (lock, line clears, game over).
+// Generation knows nothing about evaluation.
+#pragma once
+
+#include <cstdint>
+
+#include "board.h"
+#include "pieces.h"
+#include "rules.h"
+
+namespace tb {
+
+// Layout: piece (3 bits used), orientation index into kShapes[piece], column of the
+// piece's leftmost cell.
+struct Placement {
+  std::uint8_t piece;
+  std::uint8_t orientation;
+  std::uint8_t column;
+  bool operator==(const Placement&) const = default;
+};
+
+// T at W = 16 gives 2 * 14 + 2 * 15 = 58.
+inline constexpr int kMaxPlacements = 64;
+
+// Writes every placement of `p` in enumeration order (orientations in kShapes order, columns
+// left to right) and returns the pointer past the last one.  Every one is legal.
+Placement* generate_drops(Piece p, int width, Placement* out);
+
+// What one drop did.
+struct Move {
+  int landing_row = 0;   // row of the piece's lowest cell where it locked, before clears
+  int piece_height = 0;  // rows spanned by the orientation
+  int lines = 0;         // rows cleared by this move
+  int eroded = 0;        // lines x piece cells in the cleared rows
+  bool game_over = false;
+  // RULES landing_height = landing_row + (piece_height - 1) / 2, kept exact in half cells.
+  int landing_height_x2() const { return 2 * landing_row + piece_height - 1; }
+};
+
+// Drops the piece, locks it, clears full rows and applies the overflow rule.  When the move
+// ends the game under `strict`, the board keeps the locked piece and no rows are cleared.
+Move drop(Board& b, Placement pl, Geometry g, Overflow overflow);
+
+// Removes the rows set in `full` from one column word; the rows above move down.
+constexpr Word remove_rows(Word col, Word full) {
+  while (full) {
+    const int r = 31 - std::countl_zero(full);  // highest first keeps lower indices valid
+    full &= ~(Word{1} << r);
+    col = (col & low_mask(r)) | ((col >> 1) & ~low_mask(r));
+  }
+  return col;
+}
+
+}  // namespace tb

@@ -1,0 +1,145 @@
+#include "policy.h"
+
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace tb {
+
+// Generated from results/policies/*.policy (results/CMakeLists.txt).
+struct BuiltinPolicyText {
+  std::string_view name;
+  std::string_view text;
+};
+extern const BuiltinPolicyText kBuiltinPolicies[];
+extern const int kBuiltinPolicyCount;
+
+namespace {
+
+constexpr std::string_view kMagic = "tetrisbench-policy";
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+std::vector<double> parse_weights(std::string_view rest, const std::string& where) {
+  std::vector<double> w;
+  while (!(rest = trim(rest)).empty()) {
+    const auto end = rest.find_first_of(" \t");
+    const std::string_view tok = rest.substr(0, end);
+    double v = 0;
+    const auto [ptr, ec] = std::from_chars(tok.data(), tok.data() + tok.size(), v);
+    if (ec != std::errc{} || ptr != tok.data() + tok.size() || !std::isfinite(v))
+      throw PolicyError(where + ": weight '" + std::string(tok) + "' is not a finite number");
+    w.push_back(v);
+    rest = end == std::string_view::npos ? std::string_view{} : rest.substr(end);
+  }
+  return w;
+}
+
+}  // namespace
+
+Policy parse_policy(std::string_view text, std::string_view origin) {
+  Policy p;
+  bool magic = false, ended = false, has_weights = false;
+  int line_no = 0;
+  std::istringstream in{std::string(text)};
+  for (std::string raw; std::getline(in, raw);) {
+    ++line_no;
+    const std::string where = std::string(origin) + ":" + std::to_string(line_no);
+    std::string_view line = raw;
+    if (const auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
+    line = trim(line);
+    if (line.empty()) continue;
+    if (ended) throw PolicyError(where + ": text after 'end'");
+    const auto sp = line.find_first_of(" \t");
+    const std::string_view key = line.substr(0, sp);
+    const std::string_view value = sp == std::string_view::npos ? "" : trim(line.substr(sp));
+    if (!magic) {
+      if (key != kMagic || value != "1")
+        throw PolicyError(where + ": not a tetrisbench policy file (expected 'tetrisbench-policy 1')");
+      magic = true;
+    } else if (key == "name") {
+      p.name = value;
+    } else if (key == "features") {
+      p.features = find_feature_set(value);
+      if (!p.features) throw PolicyError(where + ": unknown feature set '" + std::string(value) + "'");
+    } else if (key == "rules") {
+      p.rules = value;
+    } else if (key == "source") {
+      p.source = value;
+    } else if (key == "weights") {
+      p.weights = parse_weights(value, where);
+      has_weights = true;
+    } else if (key == "end") {
+      ended = true;
+    } else {
+      throw PolicyError(where + ": unknown key '" + std::string(key) + "'");
+    }
+  }
+  const std::string o(origin);
+  if (!magic) throw PolicyError(o + ": empty file, not a tetrisbench policy");
+  if (!ended) throw PolicyError(o + ": truncated policy file (no 'end' line)");
+  if (!p.features) throw PolicyError(o + ": no 'features' line");
+  if (!has_weights) throw PolicyError(o + ": no 'weights' line");
+  if (p.name.empty()) p.name = o;
+  return p;
+}
+
+std::string format_policy(const Policy& p) {
+  std::ostringstream out;
+  out.precision(17);
+  out << kMagic << " 1\nname " << p.name << "\nfeatures " << p.features->name << "\nrules "
+      << p.rules << "\n";
+  if (!p.source.empty()) out << "source " << p.source << "\n";
+  out << "weights";
+  for (double w : p.weights) out << ' ' << w;
+  out << "\nend\n";
+  return out.str();
+}
+
+void check_dimension(const Policy& p, int board_width) {
+  const int need = p.features->dimension(board_width);
+  if (static_cast<int>(p.weights.size()) != need)
+    throw PolicyError("policy '" + p.name + "' has " + std::to_string(p.weights.size()) +
+                      " weights but feature set '" + std::string(p.features->name) + "' needs " +
+                      std::to_string(need) + " on a " + std::to_string(board_width) + "-wide board");
+}
+
+std::vector<std::string_view> builtin_policy_names() {
+  std::vector<std::string_view> names;
+  for (int i = 0; i < kBuiltinPolicyCount; ++i) names.push_back(kBuiltinPolicies[i].name);
+  return names;
+}
+
+Policy load_policy(std::string_view name_or_path) {
+  for (int i = 0; i < kBuiltinPolicyCount; ++i)
+    if (kBuiltinPolicies[i].name == name_or_path)
+      return parse_policy(kBuiltinPolicies[i].text, kBuiltinPolicies[i].name);
+  const std::string path(name_or_path);
+  const bool looks_like_path = path.find('/') != std::string::npos || path.find('.') != std::string::npos;
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw PolicyError("cannot read policy file '" + path + "': it is a directory");
+  std::ifstream f(path, std::ios::binary);
+  if (!f) {
+    if (!looks_like_path) {
+      std::string known;
+      for (auto n : builtin_policy_names()) known += (known.empty() ? "" : ", ") + std::string(n);
+      throw PolicyError("unknown policy '" + path + "' (built-in: " + known + "; or give a file path)");
+    }
+    throw PolicyError("cannot read policy file '" + path + "': " + std::strerror(errno));
+  }
+  std::ostringstream text;
+  text << f.rdbuf();
+  if (f.bad()) throw PolicyError("cannot read policy file '" + path + "'");
+  return parse_policy(text.str(), path);
+}
+
+}  // namespace tb
