@@ -1,12 +1,72 @@
+// The `tetrisbench` command line: parses options and dispatches to one command per file.
+// Bad input exits 2 with one line on stderr (docs/cli.md).
+#include <CLI/CLI.hpp>
 #include <cstdio>
-#include "parallel_play.h"
-#include "summary.h"
+#include <exception>
+
+#include "play_command.h"
+#include "version.h"
+
+namespace {
+
+void add_play(CLI::App& app, tb::PlayOptions& o) {
+  CLI::App* play = app.add_subcommand("play", "Play games of one policy and report lines per game");
+  play->add_option("--policy", o.policy,
+                   "Built-in policy (dellacherie, bcts, dt20, eltetris, lee, article3) or a weight file")
+      ->capture_default_str();
+  play->add_option("--board", o.board, "Board size WxH, W in 4..16, H in 4..28")->capture_default_str();
+  play->add_option("--games", o.games, "Number of games (>= 1)")->capture_default_str();
+  play->add_option("--first-game", o.first_game,
+                   "Index of the first game; game g always gets the pieces of (seed, g)")
+      ->capture_default_str();
+  play->add_option("--seed", o.seed, "Run seed")->capture_default_str();
+  play->add_option("--generator", o.generator, "Piece generator: uniform or bag7")->capture_default_str();
+  play->add_option("--overflow", o.overflow, "Game-over rule: strict or clear-first")->capture_default_str();
+  play->add_option("--lookahead", o.lookahead, "0: greedy; 1: 2-ply with the next piece known")
+      ->capture_default_str();
+  play->add_option("--max-pieces", o.max_pieces, "Cap on pieces per game, 0 = none; capped games are reported")
+      ->capture_default_str();
+  play->add_option("--threads", o.threads, "Games in parallel, 0 = all cores; results do not depend on it")
+      ->capture_default_str();
+  play->add_option("--tie-noise", o.tie_noise, "Seeded tie-break noise amplitude, 0 = off")->capture_default_str();
+  play->add_option("--format", o.format, "Output: table, json or csv (per-game rows)")->capture_default_str();
+  play->add_option("--out", o.out, "Write the report to this file (atomically) instead of stdout");
+  play->add_flag("--show", o.show,
+                 "Print the final board of a game as text (on stderr unless --format table)");
+  play->add_option("--show-game", o.show_game, "Which game --show prints (index within the run)");
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
-  using namespace tb;
-  Policy p = load_policy(argc > 1 ? argv[1] : "bcts");
-  GameConfig c; c.rules.geometry = {10, argc > 3 ? atoi(argv[3]) : 10};
-  c.max_pieces = argc > 4 ? atoll(argv[4]) : 0;
-  auto r = play_games(p, c, argc > 2 ? atoi(argv[2]) : 100, 0, features_scalar, nullptr);
-  auto s = summarize(r);
-  printf("mean %.1f [%.1f, %.1f] pieces %lld\n", s.mean_lines, s.ci95_low, s.ci95_high, (long long)s.pieces);
+  CLI::App app{"tetrisbench: Tetris-AI research suite (rules: docs/rules.md)"};
+  app.set_version_flag("--version", std::string(tb::kVersion) + " (" + tb::kGitCommit + ")");
+  app.require_subcommand(1);
+  tb::PlayOptions play;
+  add_play(app, play);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "tetrisbench: error: %s (see --help)\n", e.what());
+    return 2;
+  }
+  try {
+    if (app.got_subcommand("play")) return tb::run_play(play);
+  } catch (const tb::UsageError& e) {
+    std::fprintf(stderr, "tetrisbench: error: %s\n", e.what());
+    return 2;
+  } catch (const tb::PolicyError& e) {
+    std::fprintf(stderr, "tetrisbench: error: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tetrisbench: error: %s\n", e.what());
+    return 1;
+  }
+  return 0;
 }

@@ -6,11 +6,15 @@
 
 namespace tb {
 
+int thread_count(int threads) {
+  return threads > 0 ? threads : tbb::this_task_arena::max_concurrency();
+}
+
 std::vector<GameResult> play_games(const Policy& policy, const GameConfig& config,
                                    std::int64_t games, int threads, FeatureKernel kernel,
-                                   PlayProgress* progress) {
+                                   PlayProgress* progress, std::int64_t first_game) {
   std::vector<GameResult> results(static_cast<std::size_t>(games));
-  tbb::task_arena arena(threads > 0 ? threads : tbb::task_arena::automatic);
+  tbb::task_arena arena(thread_count(threads));
   arena.execute([&] {
     // Games vary in length by orders of magnitude: one game per task balances best.
     tbb::parallel_for(
@@ -18,7 +22,7 @@ std::vector<GameResult> play_games(const Policy& policy, const GameConfig& confi
         [&](const tbb::blocked_range<std::int64_t>& range) {
           Searcher searcher(policy, config.rules, kernel);
           for (std::int64_t g = range.begin(); g != range.end(); ++g) {
-            results[g] = play_game(searcher, config, static_cast<std::uint64_t>(g), kernel);
+            results[g] = play_game(searcher, config, static_cast<std::uint64_t>(first_game + g), kernel);
             if (progress) {
               progress->games_done.fetch_add(1, std::memory_order_relaxed);
               progress->pieces_done.fetch_add(results[g].pieces, std::memory_order_relaxed);

@@ -1,4 +1,4 @@
-// Plays games [0, n) of a run in parallel on oneTBB.  Game g is a pure function of
+// Plays the games of a run in parallel on oneTBB.  Game g is a pure function of
 // (policy, config, g), and its result lands in slot g, so the output is identical for any
 // thread count.
 #pragma once
@@ -16,9 +16,13 @@ struct PlayProgress {
   std::atomic<std::int64_t> pieces_done{0};  // of finished games
 };
 
+// The number of threads play_games uses for `threads` (0 = every core).
+int thread_count(int threads);
+
+// Plays games first_game .. first_game + games - 1; result i is game first_game + i.
 // threads <= 0 uses every core.  `progress` may be null.
 std::vector<GameResult> play_games(const Policy& policy, const GameConfig& config,
                                    std::int64_t games, int threads, FeatureKernel kernel,
-                                   PlayProgress* progress);
+                                   PlayProgress* progress, std::int64_t first_game = 0);
 
 }  // namespace tb

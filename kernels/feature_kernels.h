@@ -66,8 +66,10 @@ struct BoardBlock {
   int height;        // H, 4..28
 };
 
-// out: (SLOT_NB, stride), slot s of board k at out[s * stride + k].  Slots outside the
-// requested groups are left untouched.
+// out: (SLOT_NB, stride), slot s of board k at out[s * stride + k].  Every slot of the
+// requested groups is written; a variant may also write other slots, so a caller reads only
+// what it asked for.  Values are specified for boards with no cell at rows >= H (the engine
+// never scores a game-ending board).
 using FeatureKernel = void (*)(const BoardBlock& block, std::uint32_t groups, std::int32_t* out);
 
 // Written straight from the definitions with cell loops: the oracle for every other variant.

@@ -6,8 +6,7 @@
 // "above the board" (row >= H) reads as empty, and walls / the floor are handled explicitly
 // where a definition mentions them.
 //
-// It computes every slot of a board, then writes only the slots of the requested groups, so
-// "slots outside the requested groups are left untouched" (features.h) holds exactly.
+// It computes every slot of a board, then writes only the slots of the requested groups.
 #include <algorithm>
 #include <array>
 #include <cstdlib>

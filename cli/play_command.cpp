@@ -1,0 +1,106 @@
+#include "play_command.h"
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <regex>
+#include <sstream>
+
+#include "output_file.h"
+#include "parallel_play.h"
+#include "progress.h"
+
+namespace tb {
+namespace {
+
+GameConfig make_config(const PlayOptions& o) {
+  GameConfig c;
+  c.rules.geometry = parse_board(o.board);
+  if (o.generator == "uniform") c.rules.generator = Generator::uniform;
+  else if (o.generator == "bag7") c.rules.generator = Generator::bag7;
+  else throw UsageError("unknown generator '" + o.generator + "' (uniform or bag7)");
+  if (o.overflow == "strict") c.rules.overflow = Overflow::strict;
+  else if (o.overflow == "clear-first") c.rules.overflow = Overflow::clear_first;
+  else throw UsageError("unknown overflow rule '" + o.overflow + "' (strict or clear-first)");
+  if (o.lookahead != 0 && o.lookahead != 1)
+    throw UsageError("--lookahead must be 0 or 1, not " + std::to_string(o.lookahead));
+  c.rules.lookahead = o.lookahead;
+  if (o.max_pieces < 0) throw UsageError("--max-pieces must be >= 0 (0 = no cap)");
+  c.max_pieces = o.max_pieces;
+  if (!(o.tie_noise >= 0)) throw UsageError("--tie-noise must be >= 0");
+  c.tie_noise = o.tie_noise;
+  c.seed = o.seed;
+  return c;
+}
+
+void validate(const PlayOptions& o) {
+  if (o.games <= 0) throw UsageError("--games must be a positive count, not " + std::to_string(o.games));
+  if (o.first_game < 0) throw UsageError("--first-game must be >= 0");
+  if (o.threads < 0) throw UsageError("--threads must be >= 0 (0 = all cores)");
+  if (o.format != "table" && o.format != "json" && o.format != "csv")
+    throw UsageError("unknown format '" + o.format + "' (table, json or csv)");
+  if (o.show_game >= o.games) throw UsageError("--show-game must be below --games");
+  try {
+    if (!o.out.empty()) check_writable(o.out);  // fail before the run, not after it
+  } catch (const std::runtime_error& e) {
+    throw UsageError(e.what());
+  }
+}
+
+std::string progress_text(const PlayProgress& p, std::int64_t games,
+                          std::chrono::steady_clock::time_point start) {
+  const auto done = p.games_done.load();
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  char line[160];
+  std::snprintf(line, sizeof line, "play: %lld/%lld games, %.3g pieces, %.0f s",
+                static_cast<long long>(done), static_cast<long long>(games),
+                static_cast<double>(p.pieces_done.load()), secs);
+  return line;
+}
+
+}  // namespace
+
+Geometry parse_board(const std::string& text) {
+  static const std::regex shape(R"(([0-9]{1,3})x([0-9]{1,3}))");
+  std::smatch m;
+  if (!std::regex_match(text, m, shape))
+    throw UsageError("--board must look like WxH (for example 10x20), not '" + text + "'");
+  const Geometry g{std::stoi(m[1]), std::stoi(m[2])};
+  if (const std::string why = check_geometry(g); !why.empty()) throw UsageError(why);
+  return g;
+}
+
+int run_play(const PlayOptions& o) {
+  validate(o);
+  PlayRun run;
+  run.config = make_config(o);
+  run.policy = load_policy(o.policy);
+  check_dimension(run.policy, run.config.rules.geometry.width);
+  run.first_game = o.first_game;
+  run.threads = thread_count(o.threads);
+  run.kernel = "scalar";
+
+  PlayProgress progress;
+  const auto start = std::chrono::steady_clock::now();
+  {
+    ProgressLine line([&] { return progress_text(progress, o.games, start); });
+    run.results = play_games(run.policy, run.config, o.games, o.threads, features_scalar,
+                             &progress, o.first_game);
+  }
+  run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  run.summary = summarize(run.results);
+
+  std::string report = o.format == "json" ? play_json(run) : o.format == "csv" ? play_csv(run) : play_table(run);
+  if (o.show) {
+    const GameResult& g = run.results[o.show_game < 0 ? 0 : o.show_game];
+    std::string board = "final board of game " + std::to_string(g.index) + ":\n" +
+                        to_text(g.final_board, run.config.rules.geometry);
+    if (o.format == "table") report += "\n" + board;
+    else std::cerr << board;  // keep stdout machine-readable
+  }
+  if (o.out.empty()) std::cout << report << std::flush;
+  else write_file_atomically(o.out, report);
+  return 0;
+}
+
+}  // namespace tb

@@ -1,0 +1,59 @@
+// `tetrisbench play`: plays games of one policy and reports them (docs/cli.md).
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "game.h"
+#include "policy.h"
+#include "summary.h"
+
+namespace tb {
+
+// Bad input from the user: exit code 2 with this one-line message.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct PlayOptions {
+  std::string policy = "bcts";
+  std::string board = "10x10";  // 10x20 games last millions of pieces
+  std::string generator = "uniform";
+  std::string overflow = "strict";
+  std::string format = "table";
+  std::string out;  // empty: stdout
+  int lookahead = 0;
+  std::int64_t games = 100;
+  std::int64_t first_game = 0;
+  std::int64_t max_pieces = 0;
+  std::uint64_t seed = 1;
+  int threads = 0;
+  double tie_noise = 0.0;
+  bool show = false;
+  std::int64_t show_game = -1;  // -1: the first game of the run
+};
+
+// Everything a report needs about one run.
+struct PlayRun {
+  Policy policy;
+  GameConfig config;
+  std::int64_t first_game = 0;
+  int threads = 0;
+  std::string kernel;
+  double seconds = 0;
+  std::vector<GameResult> results;  // (games) in game-index order
+  PlaySummary summary;
+};
+
+// Throws UsageError (bad options) or PolicyError (bad policy); returns the exit code.
+int run_play(const PlayOptions& options);
+
+Geometry parse_board(const std::string& text);  // "WxH"; throws UsageError
+
+std::string play_json(const PlayRun& run);
+std::string play_csv(const PlayRun& run);
+std::string play_table(const PlayRun& run);
+
+}  // namespace tb

@@ -1,0 +1,132 @@
+// The three renderings of a `play` run.  JSON schema: docs/json-schema.md (version 1).
+#include <cmath>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "play_command.h"
+#include "version.h"
+
+namespace tb {
+namespace {
+
+using nlohmann::ordered_json;
+
+double per_second(const PlayRun& r) {
+  return r.seconds > 0 ? static_cast<double>(r.summary.pieces) / r.seconds : 0.0;
+}
+
+ordered_json nullable(double v) { return std::isfinite(v) ? ordered_json(v) : ordered_json(nullptr); }
+
+ordered_json rules_json(const Rules& r) {
+  return {{"name", rule_set_name(r)},
+          {"placement", "drop"},
+          {"board", {{"width", r.geometry.width}, {"height", r.geometry.height}}},
+          {"overflow", to_string(r.overflow)},
+          {"generator", to_string(r.generator)},
+          {"lookahead", r.lookahead}};
+}
+
+ordered_json game_json(const GameResult& g, std::uint64_t seed) {
+  return {{"index", g.index},   {"seed", seed},         {"lines", g.lines},
+          {"pieces", g.pieces}, {"points", g.points},   {"tetrises", g.tetrises},
+          {"capped", g.capped}, {"holes_created", g.holes_created}};
+}
+
+}  // namespace
+
+std::string play_json(const PlayRun& r) {
+  const PlaySummary& s = r.summary;
+  ordered_json doc;
+  doc["schema"] = "tetrisbench.play";
+  doc["schema_version"] = 1;
+  doc["tool"] = {{"name", "tetrisbench"}, {"version", kVersion}, {"git", kGitCommit}};
+  doc["policy"] = {{"name", r.policy.name},
+                   {"features", r.policy.features->name},
+                   {"rules", r.policy.rules},
+                   {"weights", r.policy.weights},
+                   {"source", r.policy.source}};
+  doc["rules"] = rules_json(r.config.rules);
+  doc["run"] = {{"seed", r.config.seed},         {"first_game", r.first_game},
+                {"games", s.games},              {"max_pieces", r.config.max_pieces},
+                {"tie_noise", r.config.tie_noise}, {"kernel", r.kernel},
+                {"threads", r.threads}};
+  doc["summary"] = {{"games", s.games},
+                    {"mean_lines", s.mean_lines},
+                    {"ci95", {nullable(s.ci95_low), nullable(s.ci95_high)}},
+                    {"stddev_lines", s.stddev_lines},
+                    {"median_lines", s.median_lines},
+                    {"min_lines", s.min_lines},
+                    {"max_lines", s.max_lines},
+                    {"lines", s.lines},
+                    {"pieces", s.pieces},
+                    {"tetrises", s.tetrises},
+                    {"capped_games", s.capped_games},
+                    {"holes_per_100_pieces", s.holes_per_100_pieces},
+                    {"mean_wall_height", s.mean_wall_height},
+                    {"tetrises_per_100_lines", s.tetrises_per_100_lines},
+                    {"seconds", r.seconds},
+                    {"pieces_per_second", per_second(r)}};
+  ordered_json games = ordered_json::array();
+  for (const GameResult& g : r.results) games.push_back(game_json(g, r.config.seed));
+  doc["games"] = std::move(games);
+  return doc.dump(2) + "\n";
+}
+
+std::string play_csv(const PlayRun& r) {
+  std::ostringstream out;
+  out << "index,seed,lines,pieces,points,tetrises,capped,holes_created\n";
+  for (const GameResult& g : r.results)
+    out << g.index << ',' << r.config.seed << ',' << g.lines << ',' << g.pieces << ',' << g.points
+        << ',' << g.tetrises << ',' << (g.capped ? 1 : 0) << ',' << g.holes_created << '\n';
+  return out.str();
+}
+
+std::string play_table(const PlayRun& r) {
+  const PlaySummary& s = r.summary;
+  const Rules& rules = r.config.rules;
+  std::ostringstream out;
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "policy %s (%s) on %dx%d, rules %s (drop, %s, %s), seed %llu\n",
+                r.policy.name.c_str(), std::string(r.policy.features->name).c_str(),
+                rules.geometry.width, rules.geometry.height, rule_set_name(rules).c_str(),
+                to_string(rules.overflow), to_string(rules.generator),
+                static_cast<unsigned long long>(r.config.seed));
+  out << buf;
+  constexpr std::size_t kListed = 20;
+  if (r.results.size() <= kListed) {
+    out << "\n  game      lines     pieces       points  tetrises  capped\n";
+    for (const GameResult& g : r.results) {
+      std::snprintf(buf, sizeof buf, "%6llu %10lld %10lld %12lld %9lld  %s\n",
+                    static_cast<unsigned long long>(g.index), static_cast<long long>(g.lines),
+                    static_cast<long long>(g.pieces), static_cast<long long>(g.points),
+                    static_cast<long long>(g.tetrises), g.capped ? "yes" : "no");
+      out << buf;
+    }
+  } else {
+    out << "(" << r.results.size() << " games: per-game rows with --format csv or json)\n";
+  }
+  out << "\n";
+  std::snprintf(buf, sizeof buf, "games              %lld (%lld capped at %lld pieces)\n",
+                static_cast<long long>(s.games), static_cast<long long>(s.capped_games),
+                static_cast<long long>(r.config.max_pieces));
+  out << buf;
+  std::snprintf(buf, sizeof buf, "mean lines         %.1f  95%% CI [%.1f, %.1f]\n", s.mean_lines,
+                s.ci95_low, s.ci95_high);
+  out << buf;
+  std::snprintf(buf, sizeof buf, "median / min / max %.1f / %lld / %lld\n", s.median_lines,
+                static_cast<long long>(s.min_lines), static_cast<long long>(s.max_lines));
+  out << buf;
+  std::snprintf(buf, sizeof buf, "holes / 100 pieces %.2f\nmean wall height   %.2f\n",
+                s.holes_per_100_pieces, s.mean_wall_height);
+  out << buf;
+  std::snprintf(buf, sizeof buf, "tetrises/100 lines %.2f\npieces             %lld\n",
+                s.tetrises_per_100_lines, static_cast<long long>(s.pieces));
+  out << buf;
+  std::snprintf(buf, sizeof buf, "pieces per second  %.0f (%.2f s, %s kernel, threads %d)\n",
+                per_second(r), r.seconds, r.kernel.c_str(), r.threads);
+  out << buf;
+  return out.str();
+}
+
+}  // namespace tb

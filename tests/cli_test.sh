@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# End-to-end checks of the `tetrisbench` command line: bad input exits 2 with one line on
+# stderr and writes nothing; output does not depend on the thread count.
+# Usage: cli_test.sh PATH/TO/tetrisbench
+set -u
+bin=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# expect_usage_error DESCRIPTION ARGS...: exit code 2, one stderr line naming the problem,
+# empty stdout, and no --out file left behind.
+expect_usage_error() {
+  local what=$1; shift
+  "$bin" "$@" --out "$work/out.json" >"$work/stdout" 2>"$work/stderr"
+  local rc=$?
+  [ "$rc" -eq 2 ] || fail "$what: exit code $rc, expected 2"
+  [ "$(wc -l <"$work/stderr")" -eq 1 ] || fail "$what: stderr is not one line: $(cat "$work/stderr")"
+  grep -q "error" "$work/stderr" || fail "$what: stderr does not say error"
+  [ -s "$work/stdout" ] && fail "$what: wrote to stdout"
+  ls "$work"/out.json* >/dev/null 2>&1 && fail "$what: left an output file"
+  echo "ok: $what -> $(cat "$work/stderr")"
+}
+
+printf 'tetrisbench-policy 1\nname short\nfeatures bcts\nweights 1 2 3\nend\n' >"$work/short.policy"
+printf 'tetrisbench-policy 1\nname cut\nfeatures bcts\nweights -12.6 6.6 -9.2' >"$work/truncated.policy"
+printf 'tetrisbench-policy 1\nname bad\nfeatures bcts\nweights 1 2 x 4 5 6 7 8\nend\n' >"$work/malformed.policy"
+printf 'garbage\n' >"$work/garbage.policy"
+mkdir "$work/adir"
+
+expect_usage_error "unknown option" play --bogus 1
+expect_usage_error "unknown subcommand" fly
+expect_usage_error "unknown policy name" play --policy nosuchpolicy
+expect_usage_error "malformed weight file" play --policy "$work/malformed.policy"
+expect_usage_error "garbage weight file" play --policy "$work/garbage.policy"
+expect_usage_error "truncated weight file" play --policy "$work/truncated.policy"
+expect_usage_error "weight count mismatch" play --policy "$work/short.policy"
+expect_usage_error "board too narrow" play --board 3x10
+expect_usage_error "board too wide" play --board 17x10
+expect_usage_error "board too tall" play --board 10x29
+expect_usage_error "board malformed" play --board 10by10
+expect_usage_error "zero games" play --games 0
+expect_usage_error "negative games" play --games -5
+expect_usage_error "non-numeric games" play --games many
+expect_usage_error "unreadable policy path" play --policy "$work/missing/x.policy"
+expect_usage_error "policy path is a folder" play --policy "$work/adir"
+expect_usage_error "lookahead out of range" play --lookahead 2
+expect_usage_error "unknown generator" play --generator tetris99
+expect_usage_error "unknown overflow" play --overflow maybe
+expect_usage_error "unknown format" play --format xml
+expect_usage_error "negative cap" play --max-pieces -1
+
+# --out into a missing folder fails before the run.
+"$bin" play --games 1 --out "$work/missing/r.json" >/dev/null 2>&1
+[ $? -eq 2 ] || fail "--out into a missing folder should exit 2"
+
+# Determinism: identical reports (timing fields aside) for 1 and 2 threads, json and csv.
+common=(play --policy bcts --board 10x10 --games 24 --seed 11 --max-pieces 4000)
+strip() { grep -vE '"(seconds|pieces_per_second|threads|git)"' "$1"; }
+"$bin" "${common[@]}" --threads 1 --format json --out "$work/t1.json" || fail "json run, 1 thread"
+"$bin" "${common[@]}" --threads 2 --format json --out "$work/t2.json" || fail "json run, 2 threads"
+diff <(strip "$work/t1.json") <(strip "$work/t2.json") >/dev/null || fail "json differs between 1 and 2 threads"
+"$bin" "${common[@]}" --threads 1 --format csv >"$work/t1.csv" || fail "csv run"
+"$bin" "${common[@]}" --threads 2 --format csv >"$work/t2.csv" || fail "csv run"
+cmp -s "$work/t1.csv" "$work/t2.csv" || fail "csv differs between 1 and 2 threads"
+[ "$(wc -l <"$work/t1.csv")" -eq 25 ] || fail "csv should have a header and 24 rows"
+grep -q '"capped_games"' "$work/t1.json" || fail "json summary lacks capped_games"
+grep -q '"ci95"' "$work/t1.json" || fail "json summary lacks ci95"
+echo "ok: reports identical for 1 and 2 threads"
+
+# --first-game replays one game of a run exactly.
+"$bin" play --policy bcts --board 10x10 --games 1 --first-game 5 --seed 11 --max-pieces 4000 --format csv >"$work/g5.csv"
+[ "$(tail -n 1 "$work/g5.csv")" = "$(sed -n 7p "$work/t1.csv")" ] || fail "--first-game 5 does not replay game 5"
+echo "ok: --first-game replays a game"
+
+# --show prints a board of W columns.
+"$bin" play --games 2 --board 6x8 --policy dellacherie --show >"$work/show.txt" || fail "--show run"
+[ "$(grep -cE '^[#.]{6}$' "$work/show.txt")" -eq 8 ] || fail "--show did not print an 8-row, 6-wide board"
+
+if [ "$failures" -ne 0 ]; then echo "$failures failure(s)"; exit 1; fi
+echo "all CLI checks passed"
