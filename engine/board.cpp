@@ -29,4 +29,15 @@ std::string to_text(const Board& b, Geometry g) {
   return s;
 }
 
+Board board_from_rows(const std::vector<std::string_view>& rows_top_first) {
+  Board b;
+  int r = static_cast<int>(rows_top_first.size());
+  for (std::string_view row : rows_top_first) {
+    --r;
+    for (int c = 0; c < static_cast<int>(row.size()) && c < kMaxWidth; ++c)
+      if (row[c] == '#') b.cols[c] |= Word{1} << r;
+  }
+  return b;
+}
+
 }  // namespace tb

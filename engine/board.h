@@ -3,6 +3,8 @@
 
 #include <array>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "board_words.h"
 
@@ -27,5 +29,9 @@ struct Board {
 
 // Rows top first, '#' filled and '.' empty; one line per row, rows H-1 .. 0.
 std::string to_text(const Board& b, Geometry g);
+
+// The inverse, for tests and data files: rows top first, the last string is row 0, '#' is
+// filled and anything else empty.  Rows above the given ones are empty.
+Board board_from_rows(const std::vector<std::string_view>& rows_top_first);
 
 }  // namespace tb

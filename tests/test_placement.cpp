@@ -18,19 +18,6 @@
 namespace tb {
 namespace {
 
-// Builds a board from rows written top first ('#' filled, '.' empty); the last string is
-// row 0.  Rows above the given ones are empty.
-Board board_from(const std::vector<std::string_view>& rows_top_first) {
-  Board b;
-  const int n = static_cast<int>(rows_top_first.size());
-  int i = 0;
-  for (std::string_view row : rows_top_first) {
-    const int r = n - 1 - i++;
-    for (int c = 0; c < static_cast<int>(row.size()); ++c)
-      if (row[c] == '#') b.cols[c] |= Word{1} << r;
-  }
-  return b;
-}
 
 std::vector<Placement> drops(Piece p, int width) {
   std::array<Placement, kMaxPlacements> buf{};
@@ -184,7 +171,7 @@ TEST(PlacementOrder, OrientationShapesAreSrsSpawnRTwoL) {
   for (const Case& c : cases) {
     Board b;
     const Move m = drop(b, {c.p, static_cast<std::uint8_t>(c.o), 0}, k10x10, Overflow::strict);
-    const Board want = board_from(c.rows);
+    const Board want = board_from_rows(c.rows);
     EXPECT_EQ(to_text(b, k10x10), to_text(want, k10x10)) << kPieceChar[c.p] << " orientation " << c.o;
     EXPECT_EQ(m.landing_row, 0);
     EXPECT_EQ(m.piece_height, static_cast<int>(c.rows.size()));
@@ -197,7 +184,7 @@ TEST(PlacementOrder, OrientationShapesAreSrsSpawnRTwoL) {
 
 TEST(Drop, RestsOnTheHighestCellUnderAnyOfItsColumns) {
   // Heights 3, 1, 0: the flat T (.#. / ###) rests on column 0 at row 3.
-  Board b = board_from({
+  Board b = board_from_rows({
       "#.........",
       "#.........",
       "##........",
@@ -209,7 +196,7 @@ TEST(Drop, RestsOnTheHighestCellUnderAnyOfItsColumns) {
   EXPECT_EQ(m.lines, 0);
   EXPECT_EQ(m.eroded, 0);
   EXPECT_FALSE(m.game_over);
-  const Board want = board_from({
+  const Board want = board_from_rows({
       ".#........",
       "###.......",
       "#.........",
@@ -223,11 +210,11 @@ TEST(Drop, RestsOnTheHighestCellUnderAnyOfItsColumns) {
 TEST(Drop, PieceWhoseLowestCellIsNotInEveryColumn) {
   // T pointing down (### / .#.): its side cells hang one row above its stem.  Column 0 has
   // height 5, so the arm over column 0 rests on row 5 and the stem ends at row 4.
-  Board b = board_from({"#.........", "#.........", "#.........", "#.........", "#........."});
+  Board b = board_from_rows({"#.........", "#.........", "#.........", "#.........", "#........."});
   const Move m = drop(b, {T, 2, 0}, k10x10, Overflow::strict);
   EXPECT_EQ(m.landing_row, 4);
   EXPECT_EQ(m.landing_height_x2(), 9);  // 4 + 0.5
-  const Board want = board_from({
+  const Board want = board_from_rows({
       "###.......",
       "##........",
       "#.........",
@@ -241,13 +228,13 @@ TEST(Drop, PieceWhoseLowestCellIsNotInEveryColumn) {
   Board e;
   const Move m2 = drop(e, {T, 2, 1}, k10x10, Overflow::strict);
   EXPECT_EQ(m2.landing_row, 0);
-  EXPECT_EQ(to_text(e, k10x10), to_text(board_from({".###......", "..#......."}), k10x10));
+  EXPECT_EQ(to_text(e, k10x10), to_text(board_from_rows({".###......", "..#......."}), k10x10));
 }
 
 TEST(Drop, StopsOnOverhangNoSlidingUnder) {
   const Geometry g{10, 12};
   // Column 3 is filled at rows 0 and 6 only (holes 1..5); columns 2 and 4 are empty.
-  const Board start = board_from({
+  const Board start = board_from_rows({
       "...#......",
       "..........",
       "..........",
@@ -278,7 +265,7 @@ TEST(Drop, StopsOnOverhangNoSlidingUnder) {
     Board b = start;
     const Move m = drop(b, {O, 0, 3}, g, Overflow::strict);
     EXPECT_EQ(m.landing_row, 7);
-    const Board want = board_from({
+    const Board want = board_from_rows({
         "...##.....",
         "...##.....",
         "...#......",
@@ -328,28 +315,28 @@ TEST(Drop, LandingHeightX2) {
 // Line clears
 
 TEST(LineClear, SingleWithVerticalI) {
-  Board b = board_from({"#########."});
+  Board b = board_from_rows({"#########."});
   const Move m = drop(b, {I, 1, 9}, k10x10, Overflow::strict);
   EXPECT_EQ(m.lines, 1);
   EXPECT_EQ(m.eroded, 1);  // 1 line x 1 piece cell in it
   EXPECT_EQ(m.landing_row, 0);
   EXPECT_EQ(m.landing_height_x2(), 3);  // measured before the clear
   EXPECT_FALSE(m.game_over);
-  const Board want = board_from({".........#", ".........#", ".........#"});
+  const Board want = board_from_rows({".........#", ".........#", ".........#"});
   EXPECT_EQ(to_text(b, k10x10), to_text(want, k10x10));
   EXPECT_EQ(b, want);
 }
 
 TEST(LineClear, SingleWithFlatTErodesThreeCells) {
-  Board b = board_from({"###...####"});
+  Board b = board_from_rows({"###...####"});
   const Move m = drop(b, {T, 0, 3}, k10x10, Overflow::strict);
   EXPECT_EQ(m.lines, 1);
   EXPECT_EQ(m.eroded, 3);
-  EXPECT_EQ(b, board_from({"....#....."}));
+  EXPECT_EQ(b, board_from_rows({"....#....."}));
 }
 
 TEST(LineClear, DoubleWithORowsAboveMoveDown) {
-  Board b = board_from({
+  Board b = board_from_rows({
       "...#......",
       "#.........",
       "########..",
@@ -358,13 +345,13 @@ TEST(LineClear, DoubleWithORowsAboveMoveDown) {
   const Move m = drop(b, {O, 0, 8}, k10x10, Overflow::strict);
   EXPECT_EQ(m.lines, 2);
   EXPECT_EQ(m.eroded, 8);  // 2 lines x 4 cells
-  const Board want = board_from({"...#......", "#........."});
+  const Board want = board_from_rows({"...#......", "#........."});
   EXPECT_EQ(to_text(b, k10x10), to_text(want, k10x10));
   EXPECT_EQ(b, want);
 }
 
 TEST(LineClear, TetrisWithI) {
-  Board b = board_from({
+  Board b = board_from_rows({
       ".......#..",
       "..........",
       "..#.......",
@@ -378,14 +365,14 @@ TEST(LineClear, TetrisWithI) {
   EXPECT_EQ(m.eroded, 16);
   EXPECT_EQ(m.landing_row, 0);
   EXPECT_FALSE(m.game_over);
-  const Board want = board_from({".......#..", "..........", "..#......."});
+  const Board want = board_from_rows({".......#..", "..........", "..#......."});
   EXPECT_EQ(to_text(b, k10x10), to_text(want, k10x10));
   EXPECT_EQ(b, want);
 }
 
 TEST(LineClear, NonAdjacentRows) {
   // Vertical I in column 0 completes rows 0 and 2 but not 1 and 3.
-  Board b = board_from({
+  Board b = board_from_rows({
       "...#.....#",  // row 4
       ".######..#",  // row 3
       ".#########",  // row 2
@@ -395,7 +382,7 @@ TEST(LineClear, NonAdjacentRows) {
   const Move m = drop(b, {I, 1, 0}, k10x10, Overflow::strict);
   EXPECT_EQ(m.lines, 2);
   EXPECT_EQ(m.eroded, 4);  // 2 lines x 2 piece cells
-  const Board want = board_from({
+  const Board want = board_from_rows({
       "...#.....#",  // old row 4
       "#######..#",  // old row 3
       "#####.####",  // old row 1
@@ -407,7 +394,7 @@ TEST(LineClear, NonAdjacentRows) {
 TEST(LineClear, OtherWidths) {
   {
     const Geometry g{4, 6};
-    Board b = board_from({"###.", "###.", "###.", "###."});
+    Board b = board_from_rows({"###.", "###.", "###.", "###."});
     const Move m = drop(b, {I, 1, 3}, g, Overflow::strict);
     EXPECT_EQ(m.lines, 4);
     EXPECT_EQ(m.eroded, 16);
@@ -415,11 +402,11 @@ TEST(LineClear, OtherWidths) {
   }
   {
     const Geometry g{16, 8};
-    Board b = board_from({"##########.#....", "############...."});
+    Board b = board_from_rows({"##########.#....", "############...."});
     const Move m = drop(b, {I, 0, 12}, g, Overflow::strict);
     EXPECT_EQ(m.lines, 1);
     EXPECT_EQ(m.eroded, 4);
-    EXPECT_EQ(to_text(b, g), to_text(board_from({"##########.#...."}), g));
+    EXPECT_EQ(to_text(b, g), to_text(board_from_rows({"##########.#...."}), g));
   }
 }
 
@@ -430,7 +417,7 @@ TEST(LineClear, OtherWidths) {
 // in column 0.  The vertical I in column 9 locks on rows 7..10: it completes rows 7 and 8 and
 // sticks out at row 10 = H.
 Board overflow_board() {
-  return board_from({
+  return board_from_rows({
       "..........",  // row 9
       "#########.",  // row 8
       "#########.",  // row 7
@@ -465,7 +452,7 @@ TEST(Overflow, ClearFirstClearsAndContinues) {
   EXPECT_EQ(m.lines, 2);
   EXPECT_EQ(m.eroded, 4);
   EXPECT_EQ(m.landing_row, 7);
-  const Board want = board_from({
+  const Board want = board_from_rows({
       ".........#",  // row 8 (the piece's old row 10)
       ".........#",  // row 7 (the piece's old row 9)
       ".#########",
@@ -484,7 +471,7 @@ TEST(Overflow, ClearFirstClearsAndContinues) {
 TEST(Overflow, ClearFirstContinuesWhenWallHeightIsExactlyH) {
   // Only row 8 is completed (row 7 misses column 0): after the clear the piece spans rows
   // 7..9, the wall height is 10 = H and the game goes on.
-  const Board start = board_from({
+  const Board start = board_from_rows({
       "..........",  // row 9
       "#########.",  // row 8
       ".########.",  // row 7
@@ -514,7 +501,7 @@ TEST(Overflow, ClearFirstContinuesWhenWallHeightIsExactlyH) {
 TEST(Overflow, ClearFirstStillEndsWhenTheWallExceedsH) {
   // Column 9 filled to row 7, row 8 full but for column 9: the I spans rows 8..11, clears
   // row 8, and its remaining cells end at row 10 >= H.
-  const Board start = board_from({
+  const Board start = board_from_rows({
       "..........",  // row 9
       "#########.",  // row 8
       ".#########",  // row 7
@@ -542,7 +529,7 @@ TEST(Overflow, ClearFirstStillEndsWhenTheWallExceedsH) {
 TEST(Overflow, ReachingRowHMinus1IsNotGameOver) {
   // The I spans rows 6..9 exactly: nothing above row H-1, so both rules go on.
   for (Overflow o : {Overflow::strict, Overflow::clear_first}) {
-    Board b = board_from({"#", "#", "#", "#", "#", "#"});
+    Board b = board_from_rows({"#", "#", "#", "#", "#", "#"});
     const Move m = drop(b, {I, 1, 0}, k10x10, o);
     EXPECT_FALSE(m.game_over) << to_string(o);
     EXPECT_EQ(m.landing_row, 6);
@@ -550,7 +537,7 @@ TEST(Overflow, ReachingRowHMinus1IsNotGameOver) {
   }
   // One more cell under it and the piece reaches row 10: game over under both.
   for (Overflow o : {Overflow::strict, Overflow::clear_first}) {
-    Board b = board_from({"#", "#", "#", "#", "#", "#", "#"});
+    Board b = board_from_rows({"#", "#", "#", "#", "#", "#", "#"});
     const Move m = drop(b, {I, 1, 0}, k10x10, o);
     EXPECT_TRUE(m.game_over) << to_string(o);
     EXPECT_EQ(m.lines, 0);

@@ -23,17 +23,6 @@
 namespace tb {
 namespace {
 
-Board board_from(const std::vector<std::string_view>& rows_top_first) {
-  Board b;
-  const int n = static_cast<int>(rows_top_first.size());
-  int i = 0;
-  for (std::string_view row : rows_top_first) {
-    const int r = n - 1 - i++;
-    for (int c = 0; c < static_cast<int>(row.size()); ++c)
-      if (row[c] == '#') b.cols[c] |= Word{1} << r;
-  }
-  return b;
-}
 
 Policy make_policy(std::string_view set, std::vector<double> weights) {
   Policy p;
@@ -70,7 +59,7 @@ TEST(Greedy, AllZeroWeightsPickTheFirstPlacement) {
           << kPieceChar[p] << " lookahead " << lookahead;
     }
     // Also on a bumpy board (ratings all 0, nothing ends the game).
-    const Board bumpy = board_from({"#...#.....", "##.###..#.", "####.####."});
+    const Board bumpy = board_from_rows({"#...#.....", "##.###..#.", "####.####."});
     for (int p = 0; p < PIECE_NB; ++p) {
       const Placement got = s.choose(bumpy, static_cast<Piece>(p), S, 0.0, nullptr);
       EXPECT_EQ(got, (Placement{static_cast<std::uint8_t>(p), 0, 0}))
@@ -100,7 +89,7 @@ TEST(Greedy, PicksTheUniqueArgmaxWhereverItIs) {
   //   I: vertical in column 9                         -> (1, 9), index 16
   //   T: stem-left T (.# / ## / .#) at column 8       -> (3, 8), index 33, the last one
   //   L: (## / .# / .#) at column 8                   -> (3, 8), index 33, the last one
-  const Board b = board_from({"#########."});
+  const Board b = board_from_rows({"#########."});
   const Policy lines_only = make_policy("lee", {0, 1, 0, 0});
   Searcher s(lines_only, rules_of(k10x10, 0), kKernel);
   EXPECT_EQ(s.choose(b, I, O, 0.0, nullptr), (Placement{I, 1, 9}));
@@ -113,7 +102,7 @@ TEST(Greedy, PicksTheUniqueArgmaxWhereverItIs) {
 TEST(Greedy, ArgmaxOfAggregateHeight) {
   // Minimising the aggregate height on row 0 = "######....": the flat I at column 6 clears
   // the row and leaves an empty board (0); every other placement leaves >= 10 cells' worth.
-  const Board b = board_from({"######...."});
+  const Board b = board_from_rows({"######...."});
   const Policy low = make_policy("lee", {-1, 0, 0, 0});
   Searcher s(low, rules_of(k10x10, 0), kKernel);
   EXPECT_EQ(s.choose(b, I, O, 0.0, nullptr), (Placement{I, 0, 6}));
@@ -211,7 +200,7 @@ TEST(TwoPly, CarryAddsFirstPlyLinesAndErodedCells) {
   //   ply 2, vertical I in column 8: clears that row (1 line, 1 eroded cell).
   // The pair has 2 lines and 2 eroded cells; every other second placement has the first
   // ply's 1 line and 1 eroded cell only.
-  const Board b = board_from({"########..", "#########."});
+  const Board b = board_from_rows({"########..", "#########."});
   auto first = std::make_unique<CandidateBlock>();
   materialize(*first, b, I, k10x10, Overflow::strict);
   ASSERT_EQ(first->count, 17);
@@ -222,7 +211,7 @@ TEST(TwoPly, CarryAddsFirstPlyLinesAndErodedCells) {
   EXPECT_EQ(first->value(MOVE_LANDING_X2, k), 3);
   EXPECT_FALSE(first->terminal[k]);
   const Board after_first = first->board(k);
-  EXPECT_EQ(after_first, board_from({".........#", ".........#", "########.#"}));
+  EXPECT_EQ(after_first, board_from_rows({".........#", ".........#", "########.#"}));
 
   const PlyCarry carry{first->value(MOVE_LINES, k), first->value(MOVE_ERODED, k)};
   auto second = std::make_unique<CandidateBlock>();
@@ -236,7 +225,7 @@ TEST(TwoPly, CarryAddsFirstPlyLinesAndErodedCells) {
     EXPECT_EQ(second->value(MOVE_ERODED, i), i == j ? 2 : 1) << i;
   }
   // After both plies: row 0 cleared twice over, column 8 keeps rows 0..2, column 9 rows 0..1.
-  EXPECT_EQ(second->board(j), board_from({"........#.", "........##", "........##"}));
+  EXPECT_EQ(second->board(j), board_from_rows({"........#.", "........##", "........##"}));
 
   // A lines-only linear evaluator rates the pair 2 and every other pair 1.
   LinearEvaluator ev(make_policy("eltetris", {0, 1, 0, 0, 0, 0}), k10x10, kKernel);
@@ -253,7 +242,7 @@ TEST(TwoPly, LinesOnlyPolicyPrefersTheFirstPlyClear) {
   // Row 0 = "######....".  Current I, next O.  Only the flat I at column 6 (index 6) clears a
   // line, and no (I, O) pair clears one otherwise: row 0 needs 4 cells that one I placement
   // other than (0, 6) and one O can fill at most 3 of, and an empty row needs 10 > 4 + 2.
-  const Board b = board_from({"######...."});
+  const Board b = board_from_rows({"######...."});
   const Policy lines_only = make_policy("lee", {0, 1, 0, 0});
 
   // What a search that ignores the first ply's lines would see: every pair rates 0, and the
@@ -289,7 +278,7 @@ TEST(TwoPly, NextPieceChangesTheChoice) {
   //   2-ply: (I, 0, 0) and (I, 0, 1) lock on row 1 over column 1 and roof the gap, so no O
   //          can fill it; (I, 0, 2) locks on row 1 over columns 2..5, and the O at column 0
   //          then completes row 0.  The first pair rated 1 is (I, 0, 2), (O, 0, 0).
-  const Board b = board_from({"..########"});
+  const Board b = board_from_rows({"..########"});
   const Policy lines_only = make_policy("lee", {0, 1, 0, 0});
   Searcher one_ply(lines_only, rules_of(k10x10, 0), kKernel);
   EXPECT_EQ(one_ply.choose(b, I, O, 0.0, nullptr), (Placement{I, 0, 0}));
