@@ -77,10 +77,10 @@ void one_board(const BoardBlock& b, int k, std::uint32_t groups, std::int32_t* o
     put(SLOT_ROW_TRANSITIONS, t);
   }
   if (groups & G_COL_TRANSITIONS) {
-    // The floor counts as filled; count up to and including the change into the empty
-    // cell above the column's top (bit h).
+    // The floor counts as filled.  Bit r of col ^ (col << 1 | 1) marks a change between rows
+    // r-1 and r; above the top only bit h (the change into the empty cell) can be set.
     int t = 0;
-    for (int c = 0; c < W; ++c) t += popcount((col[c] ^ ((col[c] << 1) | 1u)) & low_mask(h[c] + 1));
+    for (int c = 0; c < W; ++c) t += popcount(col[c] ^ ((col[c] << 1) | 1u));
     put(SLOT_COL_TRANSITIONS, t);
   }
   if (groups & (G_HOLES | G_COL_HOLES | G_ROWS_WITH_HOLES)) {
