@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <exception>
 
+#include "info_command.h"
 #include "play_command.h"
 #include "version.h"
 
@@ -30,6 +31,9 @@ void add_play(CLI::App& app, tb::PlayOptions& o) {
       ->capture_default_str();
   play->add_option("--tie-noise", o.tie_noise, "Seeded tie-break noise amplitude, 0 = off")->capture_default_str();
   play->add_option("--format", o.format, "Output: table, json or csv (per-game rows)")->capture_default_str();
+  play->add_option("--kernel", o.kernel,
+                   "Feature kernel: reference, scalar, sse4.2, avx2 or avx512 (default: the best "
+                   "this CPU has, or $TETRISBENCH_KERNEL); results do not depend on it");
   play->add_option("--out", o.out, "Write the report to this file (atomically) instead of stdout");
   play->add_flag("--show", o.show,
                  "Print the final board of a game as text (on stderr unless --format table)");
@@ -44,6 +48,9 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   tb::PlayOptions play;
   add_play(app, play);
+  tb::InfoOptions info;
+  app.add_subcommand("info", "Print the build, the CPU and the feature kernels (available and active)")
+      ->add_option("--kernel", info.kernel, "Show which variant this name selects");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -58,6 +65,7 @@ int main(int argc, char** argv) {
   }
   try {
     if (app.got_subcommand("play")) return tb::run_play(play);
+    if (app.got_subcommand("info")) return tb::run_info(info);
   } catch (const tb::UsageError& e) {
     std::fprintf(stderr, "tetrisbench: error: %s\n", e.what());
     return 2;

@@ -70,6 +70,14 @@ Geometry parse_board(const std::string& text) {
   return g;
 }
 
+const KernelVariant& choose_kernel(const std::string& forced) {
+  try {
+    return select_kernel(forced);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+}
+
 int run_play(const PlayOptions& o) {
   validate(o);
   PlayRun run;
@@ -78,13 +86,14 @@ int run_play(const PlayOptions& o) {
   check_dimension(run.policy, run.config.rules.geometry.width);
   run.first_game = o.first_game;
   run.threads = thread_count(o.threads);
-  run.kernel = "scalar";
+  const KernelVariant& kernel = choose_kernel(o.kernel);
+  run.kernel = std::string(kernel.name);
 
   PlayProgress progress;
   const auto start = std::chrono::steady_clock::now();
   {
     ProgressLine line([&] { return progress_text(progress, o.games, start); });
-    run.results = play_games(run.policy, run.config, o.games, o.threads, features_scalar,
+    run.results = play_games(run.policy, run.config, o.games, o.threads, kernel.kernel,
                              &progress, o.first_game);
   }
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

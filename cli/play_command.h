@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "game.h"
+#include "kernel_variants.h"
 #include "policy.h"
 #include "summary.h"
 
@@ -23,7 +24,8 @@ struct PlayOptions {
   std::string generator = "uniform";
   std::string overflow = "strict";
   std::string format = "table";
-  std::string out;  // empty: stdout
+  std::string out;     // empty: stdout
+  std::string kernel;  // empty: $TETRISBENCH_KERNEL, else the best the CPU has
   int lookahead = 0;
   std::int64_t games = 100;
   std::int64_t first_game = 0;
@@ -51,6 +53,8 @@ struct PlayRun {
 int run_play(const PlayOptions& options);
 
 Geometry parse_board(const std::string& text);  // "WxH"; throws UsageError
+// select_kernel() with UsageError for an unknown or unsupported name.
+const KernelVariant& choose_kernel(const std::string& forced);
 
 std::string play_json(const PlayRun& run);
 std::string play_csv(const PlayRun& run);

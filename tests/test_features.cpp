@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <initializer_list>
+#include <iostream>
 #include <optional>
 #include <random>
 #include <sstream>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "feature_kernels.h"
+#include "kernel_variants.h"
 
 namespace {
 
@@ -122,7 +124,13 @@ struct Variant {
   const char* name;
   FeatureKernel fn;
 };
-const Variant kVariants[] = {{"reference", features_reference}, {"scalar", features_scalar}};
+// Every variant this CPU can run (reference and scalar always).
+const std::vector<Variant> kVariants = [] {
+  std::vector<Variant> v;
+  for (const KernelVariant& k : kernel_variants())
+    if (k.supported()) v.push_back({k.name.data(), k.kernel});
+  return v;
+}();
 
 // All slots of one board (block of one, stride 1); unwritten slots hold kSentinel.
 std::vector<std::int32_t> run(FeatureKernel fn, const TestBoard& b, std::uint32_t groups = G_ALL) {
@@ -764,7 +772,9 @@ class BoardGen {
   std::mt19937_64 rng_;
 };
 
-TEST(FeaturesDifferential, ScalarMatchesReference) {
+// Runs `fast` against the reference; kernels that need an instruction set the CPU lacks are
+// skipped (and reported).
+void differential(FeatureKernel fast) {
   constexpr long kBoards = 120000;
   constexpr int kMaxFailures = 10;
   BoardGen gen(0x7e7715bece1ULL);
@@ -790,7 +800,7 @@ TEST(FeaturesDifferential, ScalarMatchesReference) {
   while (boards < kBoards && failures < kMaxFailures) {
     const int W = gen.uniform(kMinWidth, kMaxWidth);
     const int H = gen.uniform(kMinHeight, kMaxHeight);
-    const int count = gen.uniform(1, 9);
+    const int count = gen.uniform(1, 40);  // SIMD variants: full vectors and tails
     const int stride = count + gen.uniform(1, 5);
     ++blocks;
 
@@ -806,7 +816,7 @@ TEST(FeaturesDifferential, ScalarMatchesReference) {
 
     std::vector<std::int32_t> ref(n_out, kSentinel), sca(n_out, kSentinel);
     features_reference(block, G_ALL, ref.data());
-    features_scalar(block, G_ALL, sca.data());
+    fast(block, G_ALL, sca.data());
     const std::vector<int> used = slots_of_groups(G_ALL, W);
 
     for (int k = 0; k < count && failures < kMaxFailures; ++k) {
@@ -842,7 +852,7 @@ TEST(FeaturesDifferential, ScalarMatchesReference) {
     for (int i = 0; i < 16 && failures < kMaxFailures; ++i) {
       const std::uint32_t g = 1u << i;
       std::vector<std::int32_t> one(n_out, kSentinel);
-      features_scalar(block, g, one.data());
+      fast(block, g, one.data());
       for (int k = 0; k < count; ++k)
         for (int s : slots_of_group(g, W))
           if (one[s * stride + k] != ref[s * stride + k]) {
@@ -858,7 +868,7 @@ TEST(FeaturesDifferential, ScalarMatchesReference) {
       const std::uint32_t groups = static_cast<std::uint32_t>(gen.uniform(1, G_ALL));
       std::vector<std::int32_t> r2(n_out, kSentinel), s2(n_out, kSentinel);
       features_reference(block, groups, r2.data());
-      features_scalar(block, groups, s2.data());
+      fast(block, groups, s2.data());
       const std::vector<int> want_slots = slots_of_groups(groups, W);
       for (int k = 0; k < count; ++k)
         for (int s = 0; s < SLOT_NB; ++s) {
@@ -890,7 +900,24 @@ TEST(FeaturesDifferential, ScalarMatchesReference) {
     boards += count;
   }
   EXPECT_GE(boards, kBoards);
-  RecordProperty("boards", static_cast<int>(boards));
+  ::testing::Test::RecordProperty("boards", static_cast<int>(boards));
+}
+
+TEST(FeaturesDifferential, ScalarMatchesReference) { differential(features_scalar); }
+
+TEST(FeaturesDifferential, EverySimdVariantMatchesReference) {
+  int tested = 0;
+  for (const KernelVariant& v : kernel_variants()) {
+    if (v.name == "reference" || v.name == "scalar") continue;
+    if (!v.supported()) {
+      std::cout << "[ SKIPPED  ] " << v.name << ": CPU lacks " << v.requires_isa << "\n";
+      continue;
+    }
+    SCOPED_TRACE(std::string(v.name));
+    differential(v.kernel);
+    ++tested;
+  }
+  std::cout << "[   INFO   ] SIMD variants tested: " << tested << "\n";
 }
 
 }  // namespace

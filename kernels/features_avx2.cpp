@@ -1,0 +1,11 @@
+// The xsimd kernel compiled for avx2 (per-file flags: kernels/CMakeLists.txt).
+#include "features_simd.h"
+#include "kernel_variants.h"
+
+namespace tb {
+
+void features_avx2(const BoardBlock& block, std::uint32_t groups, std::int32_t* out) {
+  features_simd<xsimd::avx2>(block, groups, out);
+}
+
+}  // namespace tb

@@ -1,0 +1,11 @@
+// The xsimd kernel compiled for sse4_2 (per-file flags: kernels/CMakeLists.txt).
+#include "features_simd.h"
+#include "kernel_variants.h"
+
+namespace tb {
+
+void features_sse42(const BoardBlock& block, std::uint32_t groups, std::int32_t* out) {
+  features_simd<xsimd::sse4_2>(block, groups, out);
+}
+
+}  // namespace tb
