@@ -1,5 +1,6 @@
 #include "evaluator.h"
 
+#include <algorithm>
 #include <limits>
 
 namespace tb {
@@ -42,28 +43,71 @@ Source source_of(Feature f) {
 
 Board CandidateBlock::board(int k) const {
   Board b;
-  for (int c = 0; c < kMaxWidth; ++c) b.cols[c] = cols[c * kBlockCapacity + k];
+  for (int c = 0; c < width; ++c) b.cols[c] = cols[c * kBlockCapacity + k];
   return b;
 }
 
 void materialize(CandidateBlock& block, const Board& board, Piece piece, Geometry g,
                  Overflow overflow, PlyCarry carry) {
   Placement* end = generate_drops(piece, g.width, block.placements.data());
-  block.count = static_cast<int>(end - block.placements.data());
-  for (int k = 0; k < block.count; ++k) {
-    Board b = board;
-    const Move m = drop(b, block.placements[k], g, overflow);
-    for (int c = 0; c < g.width; ++c) block.cols[c * kBlockCapacity + k] = b.cols[c];
-    block.values[MOVE_LANDING_X2 * kBlockCapacity + k] = m.landing_height_x2();
-    block.values[MOVE_ERODED * kBlockCapacity + k] = m.eroded + carry.eroded;
-    block.values[MOVE_LINES * kBlockCapacity + k] = m.lines + carry.lines;
+  const int n = static_cast<int>(end - block.placements.data());
+  block.count = n;
+  block.lanes = (n + kLaneMultiple - 1) / kLaneMultiple * kLaneMultiple;
+  const int W = g.width;
+  block.width = W;
+
+  // Base heights, and the AND of the columns left and right of any span: a row is full after
+  // the drop iff it is full in the untouched columns and in the piece's columns.
+  int h[kMaxWidth];
+  Word left_and[kMaxWidth + 1], right_and[kMaxWidth + 1];
+  left_and[0] = right_and[W] = ~Word{0};
+  for (int c = 0; c < W; ++c) {
+    h[c] = column_height(board.cols[c]);
+    left_and[c + 1] = left_and[c] & board.cols[c];
+  }
+  for (int c = W - 1; c >= 0; --c) right_and[c] = right_and[c + 1] & board.cols[c];
+  for (int c = 0; c < W; ++c) std::fill_n(&block.cols[c * kBlockCapacity], block.lanes, board.cols[c]);
+
+  for (int k = 0; k < n; ++k) {
+    const Placement pl = block.placements[k];
+    const Orientation& o = kShapes[pl.piece].orientation[pl.orientation];
+    const int x = pl.column;
+    const int y = landing_row(h, o, x);
+    Word full = left_and[x] & right_and[x + o.width] & (low_mask(o.height) << y);
+    int piece_cells_in_full = 0;
+    for (int i = 0; i < o.width; ++i) {
+      const Word cells = o.mask[i] << y;
+      const Word v = board.cols[x + i] | cells;
+      block.cols[(x + i) * kBlockCapacity + k] = v;
+      full &= v;
+    }
+    const bool sticks_out = y + o.height > g.height;
+    bool terminal = sticks_out && overflow == Overflow::strict;  // RULES `strict`: no clears
+    if (terminal) full = 0;
+    int lines = 0;
+    if (full) {
+      lines = popcount(full);
+      for (int i = 0; i < o.width; ++i) piece_cells_in_full += popcount((o.mask[i] << y) & full);
+      for (int c = 0; c < W; ++c) {
+        Word& v = block.cols[c * kBlockCapacity + k];
+        v = remove_rows(v, full);
+      }
+    }
+    if (sticks_out && !terminal) {  // `clear-first`: over only if still above H after clears
+      Word any = 0;
+      for (int c = 0; c < W; ++c) any |= block.cols[c * kBlockCapacity + k];
+      terminal = column_height(any) > g.height;
+    }
+    block.values[MOVE_LANDING_X2 * kBlockCapacity + k] = 2 * y + o.height - 1;
+    block.values[MOVE_ERODED * kBlockCapacity + k] = lines * piece_cells_in_full + carry.eroded;
+    block.values[MOVE_LINES * kBlockCapacity + k] = lines + carry.lines;
     block.values[MOVE_CONSTANT * kBlockCapacity + k] = 1;
-    block.terminal[k] = m.game_over;
+    block.terminal[k] = terminal;
   }
 }
 
 LinearEvaluator::LinearEvaluator(const Policy& policy, Geometry g, FeatureKernel kernel)
-    : geometry_(g), kernel_(kernel) {
+    : geometry_(g), kernel_(kernel), lanes_(kernel_lanes(kernel)) {
   check_dimension(policy, g.width);
   std::size_t w = 0;
   for (Feature f : policy.features->features) {
@@ -79,7 +123,8 @@ LinearEvaluator::LinearEvaluator(const Policy& policy, Geometry g, FeatureKernel
 void LinearEvaluator::score(CandidateBlock& block) const {
   const int n = block.count;
   if (groups_) {
-    const BoardBlock view{block.cols.data(), kBlockCapacity, n, geometry_.width, geometry_.height};
+    const int lanes = (n + lanes_ - 1) / lanes_ * lanes_;  // <= block.lanes
+    const BoardBlock view{block.cols.data(), kBlockCapacity, lanes, geometry_.width, geometry_.height};
     kernel_(view, groups_, block.values.data());
   }
   for (int k = 0; k < n; ++k) block.score[k] = 0.0;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "feature_kernels.h"
+#include "kernel_variants.h"
 #include "placement.h"
 #include "policy.h"
 
@@ -21,6 +22,10 @@ enum MoveSlot : int {
 };
 
 inline constexpr int kBlockCapacity = kMaxPlacements;
+// Blocks are padded to a multiple of the widest SIMD kernel (16 u32 lanes), so kernels never
+// take their (slower) tail path; the padding lanes hold copies of the base board.
+inline constexpr int kLaneMultiple = 16;
+static_assert(kBlockCapacity % kLaneMultiple == 0);
 
 // Candidate boards after their placement and line clears, struct-of-arrays.
 struct CandidateBlock {
@@ -29,7 +34,9 @@ struct CandidateBlock {
   std::array<double, kBlockCapacity> score;                      // (kBlockCapacity)
   std::array<Placement, kBlockCapacity> placements;              // (kBlockCapacity)
   std::array<bool, kBlockCapacity> terminal;                     // (kBlockCapacity) move ends the game
-  int count = 0;
+  int count = 0;  // placements
+  int lanes = 0;  // count rounded up to kLaneMultiple
+  int width = 0;  // W: columns >= W of `cols` are not kept
 
   Board board(int k) const;
   std::int32_t value(int slot, int k) const { return values[slot * kBlockCapacity + k]; }
@@ -41,7 +48,8 @@ struct PlyCarry {
   int eroded = 0;
 };
 
-// Fills `block` with every drop placement of `piece` on `board`.
+// Fills `block` with every drop placement of `piece` on `board`: the same boards and moves as
+// drop() (placement.h), which stays the one-board reference (tests/test_materialize.cpp).
 void materialize(CandidateBlock& block, const Board& board, Piece piece, Geometry g,
                  Overflow overflow, PlyCarry carry = {});
 
@@ -60,6 +68,7 @@ class LinearEvaluator {
   std::uint32_t groups_ = 0;
   Geometry geometry_;
   FeatureKernel kernel_;
+  int lanes_;  // the kernel's vector width: it sees the block padded to a multiple of it
 };
 
 }  // namespace tb

@@ -17,9 +17,9 @@ Move drop(Board& b, Placement pl, Geometry g, Overflow overflow) {
   assert(pl.column + o.width <= g.width);
   Word* cols = b.cols.data() + pl.column;
 
-  // The piece rests on the highest cell under any of its columns.
-  int y = 0;
-  for (int i = 0; i < o.width; ++i) y = std::max(y, column_height(cols[i]) - o.bottom[i]);
+  int heights[4];
+  for (int i = 0; i < o.width; ++i) heights[i] = column_height(cols[i]);
+  const int y = landing_row(heights, o, 0);
   for (int i = 0; i < o.width; ++i) cols[i] |= o.mask[i] << y;
 
   Move m;

@@ -3,6 +3,7 @@
 // Generation knows nothing about evaluation.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 #include "board.h"
@@ -37,6 +38,14 @@ struct Move {
   // RULES landing_height = landing_row + (piece_height - 1) / 2, kept exact in half cells.
   int landing_height_x2() const { return 2 * landing_row + piece_height - 1; }
 };
+
+// The row the piece's lowest cell locks on: it rests on the highest cell under any of its
+// columns.  `heights` are the column heights of the board.
+inline int landing_row(const int* heights, const Orientation& o, int column) {
+  int y = 0;
+  for (int i = 0; i < o.width; ++i) y = std::max(y, heights[column + i] - o.bottom[i]);
+  return y;
+}
 
 // Drops the piece, locks it, clears full rows and applies the overflow rule.  When the move
 // ends the game under `strict`, the board keeps the locked piece and no rows are cleared.

@@ -18,11 +18,11 @@ bool has_avx512() {
 }
 
 constexpr std::array<KernelVariant, 5> kVariants = {{
-    {"avx512", features_avx512, "AVX-512 F/BW/CD/DQ/VL + VPOPCNTDQ", has_avx512},
-    {"avx2", features_avx2, "AVX2", has_avx2},
-    {"sse4.2", features_sse42, "SSE4.2 + POPCNT", has_sse42},
-    {"scalar", features_scalar, "x86-64-v2 baseline", always},
-    {"reference", features_reference, "none", always},
+    {"avx512", features_avx512, 16, "AVX-512 F/BW/CD/DQ/VL + VPOPCNTDQ", has_avx512},
+    {"avx2", features_avx2, 8, "AVX2", has_avx2},
+    {"sse4.2", features_sse42, 4, "SSE4.2 + POPCNT", has_sse42},
+    {"scalar", features_scalar, 1, "x86-64-v2 baseline", always},
+    {"reference", features_reference, 1, "none", always},
 }};
 
 }  // namespace
@@ -33,6 +33,12 @@ const KernelVariant* find_kernel(std::string_view name) {
   for (const KernelVariant& v : kVariants)
     if (v.name == name) return &v;
   return nullptr;
+}
+
+int kernel_lanes(FeatureKernel kernel) {
+  for (const KernelVariant& v : kVariants)
+    if (v.kernel == kernel) return v.lanes;
+  return 1;
 }
 
 const KernelVariant& best_kernel() {

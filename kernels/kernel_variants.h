@@ -21,6 +21,7 @@ void features_avx512(const BoardBlock& block, std::uint32_t groups, std::int32_t
 struct KernelVariant {
   std::string_view name;
   FeatureKernel kernel;
+  int lanes;                      // boards per vector: callers pad blocks to a multiple
   std::string_view requires_isa;  // what the CPU must have, for `tetrisbench info`
   bool (*supported)();
 };
@@ -28,6 +29,7 @@ struct KernelVariant {
 std::span<const KernelVariant> kernel_variants();
 const KernelVariant* find_kernel(std::string_view name);  // nullptr if unknown
 const KernelVariant& best_kernel();                       // first supported in priority order
+int kernel_lanes(FeatureKernel kernel);                   // its variant's lanes, 1 if unknown
 
 inline constexpr const char* kKernelEnv = "TETRISBENCH_KERNEL";
 
