@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <exception>
 
+#include "bench_command.h"
 #include "info_command.h"
 #include "play_command.h"
 #include "version.h"
@@ -48,6 +49,11 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   tb::PlayOptions play;
   add_play(app, play);
+  tb::BenchOptions bench;
+  CLI::App* bench_cmd = app.add_subcommand(
+      "bench", "Play the fixed workload; print pieces per second and the behaviour signature");
+  bench_cmd->add_option("--kernel", bench.kernel, "Feature kernel (as for play)");
+  bench_cmd->add_option("--threads", bench.threads, "Games in parallel, 0 = all cores")->capture_default_str();
   tb::InfoOptions info;
   app.add_subcommand("info", "Print the build, the CPU and the feature kernels (available and active)")
       ->add_option("--kernel", info.kernel, "Show which variant this name selects");
@@ -66,6 +72,7 @@ int main(int argc, char** argv) {
   try {
     if (app.got_subcommand("play")) return tb::run_play(play);
     if (app.got_subcommand("info")) return tb::run_info(info);
+    if (app.got_subcommand("bench")) return tb::run_bench(bench);
   } catch (const tb::UsageError& e) {
     std::fprintf(stderr, "tetrisbench: error: %s\n", e.what());
     return 2;

@@ -69,6 +69,16 @@ grep -q '"capped_games"' "$work/t1.json" || fail "json summary lacks capped_game
 grep -q '"ci95"' "$work/t1.json" || fail "json summary lacks ci95"
 echo "ok: reports identical for 1 and 2 threads"
 
+# Every kernel gives the same report (timing fields and the kernel's name aside).
+for k in $("$bin" info | awk '$2 == "available" {print $1}'); do
+  [ "$k" = reference ] && continue  # 30x slower; the signature test covers it
+  "$bin" "${common[@]}" --threads 2 --kernel "$k" --format json --out "$work/k.json" || fail "kernel $k run"
+  diff <(strip "$work/t1.json" | grep -v '"kernel"') <(strip "$work/k.json" | grep -v '"kernel"') >/dev/null ||
+    fail "json with kernel $k differs"
+done
+echo "ok: reports identical for every kernel"
+expect_usage_error "unknown kernel" play --kernel avx9000
+
 # --first-game replays one game of a run exactly.
 "$bin" play --policy bcts --board 10x10 --games 1 --first-game 5 --seed 11 --max-pieces 4000 --format csv >"$work/g5.csv"
 [ "$(tail -n 1 "$work/g5.csv")" = "$(sed -n 7p "$work/t1.csv")" ] || fail "--first-game 5 does not replay game 5"
