@@ -29,9 +29,11 @@ struct GameResult {
   Board final_board;
 };
 
-// The tie-noise stream of a game; distinct from its piece stream.
+// The tie-noise stream of a game, distinct from its piece stream: draw k of piece p is draw
+// p * kMaxPlacements + k + 1 of the stream keyed by (seed ^ kTieNoiseStream, game index).
 inline constexpr std::uint64_t kTieNoiseStream = 0x7469656E6F697365ull;  // "tienoise"
 
+// One whole game on its own (a batch of one game; game_batch.h).
 GameResult play_game(Searcher& searcher, const GameConfig& config, std::uint64_t game_index,
                      FeatureKernel kernel);
 

@@ -4,34 +4,71 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
+#include <memory>
+
+#include "game_batch.h"
+
 namespace tb {
+namespace {
+
+// Games per lock-step block.  Small, because game lengths vary by orders of magnitude and a
+// block lasts as long as its longest game.
+constexpr std::int64_t kBlockGames = 4;
+
+// Steps the games of one block until all have ended.  Searchers are made on first use.
+void run_block(GameBatch& batch, std::int64_t begin, std::int64_t end,
+               std::span<const Policy> policies, const Rules& rules, FeatureKernel kernel,
+               PlayProgress* progress) {
+  std::vector<std::unique_ptr<Searcher>> searchers(policies.size());
+  for (std::int64_t live = end - begin; live > 0;) {
+    live = 0;
+    std::int64_t stepped = 0;
+    for (std::int64_t g = begin; g < end; ++g) {
+      if (!batch.alive(g)) continue;
+      auto& s = searchers[batch.policy_of(g)];
+      if (!s) s = std::make_unique<Searcher>(policies[batch.policy_of(g)], rules, kernel);
+      const std::int64_t before = batch.pieces[g];
+      step_game(batch, g, *s, kernel);
+      stepped += batch.pieces[g] - before;
+      if (batch.alive(g)) ++live;
+      else if (progress) progress->games_done.fetch_add(1, std::memory_order_relaxed);
+    }
+    if (progress) progress->pieces_done.fetch_add(stepped, std::memory_order_relaxed);
+  }
+}
+
+}  // namespace
 
 int thread_count(int threads) {
   return threads > 0 ? threads : tbb::this_task_arena::max_concurrency();
 }
 
-std::vector<GameResult> play_games(const Policy& policy, const GameConfig& config,
-                                   std::int64_t games, int threads, FeatureKernel kernel,
-                                   PlayProgress* progress, std::int64_t first_game) {
-  std::vector<GameResult> results(static_cast<std::size_t>(games));
+std::vector<GameResult> play_population(std::span<const Policy> policies, const GameConfig& config,
+                                        std::int64_t games_per_policy, int threads,
+                                        FeatureKernel kernel, PlayProgress* progress,
+                                        std::uint64_t first_stream) {
+  for (const Policy& p : policies) check_dimension(p, config.rules.geometry.width);
+  const std::int64_t total = static_cast<std::int64_t>(policies.size()) * games_per_policy;
+  GameBatch batch(total, games_per_policy, first_stream, config);
   tbb::task_arena arena(thread_count(threads));
   arena.execute([&] {
-    // Games vary in length by orders of magnitude: one game per task balances best.
     tbb::parallel_for(
-        tbb::blocked_range<std::int64_t>(0, games, 1),
-        [&](const tbb::blocked_range<std::int64_t>& range) {
-          Searcher searcher(policy, config.rules, kernel);
-          for (std::int64_t g = range.begin(); g != range.end(); ++g) {
-            results[g] = play_game(searcher, config, static_cast<std::uint64_t>(first_game + g), kernel);
-            if (progress) {
-              progress->games_done.fetch_add(1, std::memory_order_relaxed);
-              progress->pieces_done.fetch_add(results[g].pieces, std::memory_order_relaxed);
-            }
-          }
+        tbb::blocked_range<std::int64_t>(0, total, kBlockGames),
+        [&](const tbb::blocked_range<std::int64_t>& r) {
+          run_block(batch, r.begin(), r.end(), policies, config.rules, kernel, progress);
         },
         tbb::simple_partitioner{});
   });
+  std::vector<GameResult> results(static_cast<std::size_t>(total));
+  for (std::int64_t g = 0; g < total; ++g) results[g] = batch.result(g);
   return results;
+}
+
+std::vector<GameResult> play_games(const Policy& policy, const GameConfig& config,
+                                   std::int64_t games, int threads, FeatureKernel kernel,
+                                   PlayProgress* progress, std::int64_t first_game) {
+  return play_population(std::span<const Policy>(&policy, 1), config, games, threads, kernel,
+                         progress, static_cast<std::uint64_t>(first_game));
 }
 
 }  // namespace tb

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "game.h"
@@ -18,6 +19,15 @@ struct PlayProgress {
 
 // The number of threads play_games uses for `threads` (0 = every core).
 int thread_count(int threads);
+
+// Plays a population: policies[p] plays streams first_stream .. first_stream +
+// games_per_policy - 1 (the same streams for every policy: common random numbers).  Result i
+// is game i of the batch: policy i / games_per_policy, stream first_stream + i %
+// games_per_policy.  Blocks of games advance in lock step, one piece per game per round.
+std::vector<GameResult> play_population(std::span<const Policy> policies, const GameConfig& config,
+                                        std::int64_t games_per_policy, int threads,
+                                        FeatureKernel kernel, PlayProgress* progress,
+                                        std::uint64_t first_stream = 0);
 
 // Plays games first_game .. first_game + games - 1; result i is game first_game + i.
 // threads <= 0 uses every core.  `progress` may be null.

@@ -1,0 +1,148 @@
+#include "game_batch.h"
+
+#include <cstring>
+
+namespace tb {
+namespace {
+
+constexpr std::size_t kAlign = 64;
+
+// Carves aligned arrays out of one allocation: a first pass measures, a second assigns.
+class Carver {
+ public:
+  explicit Carver(std::byte* base) : base_(base) {}
+  template <class T>
+  T* take(std::size_t count) {
+    offset_ = (offset_ + kAlign - 1) / kAlign * kAlign;
+    T* p = base_ ? reinterpret_cast<T*>(base_ + offset_) : nullptr;
+    offset_ += count * sizeof(T);
+    return p;
+  }
+  std::size_t size() const { return offset_; }
+
+ private:
+  std::byte* base_;
+  std::size_t offset_ = 0;
+};
+
+template <class Batch>
+void carve(Batch& b, Carver& c, std::size_t n, int width) {
+  b.cols = c.template take<Word>(n * width);
+  b.stream_id = c.template take<std::uint64_t>(n);
+  b.draws = c.template take<std::uint64_t>(n);
+  b.bag = c.template take<std::uint32_t>(n);
+  b.bag_left = c.template take<std::uint8_t>(n);
+  b.current = c.template take<std::uint8_t>(n);
+  b.next = c.template take<std::uint8_t>(n);
+  b.status = c.template take<GameStatus>(n);
+  b.policy = c.template take<std::uint32_t>(n);
+  b.holes = c.template take<std::int32_t>(n);
+  b.lines = c.template take<std::int64_t>(n);
+  b.pieces = c.template take<std::int64_t>(n);
+  b.points = c.template take<std::int64_t>(n);
+  b.tetrises = c.template take<std::int64_t>(n);
+  b.holes_created = c.template take<std::int64_t>(n);
+  b.height_sum = c.template take<std::int64_t>(n);
+}
+
+struct Measure {
+  int holes;
+  int wall_height;
+};
+
+Measure measure(const Board& b, Geometry g, FeatureKernel kernel) {
+  std::int32_t out[SLOT_NB];
+  const BoardBlock one{b.cols.data(), 1, 1, g.width, g.height};
+  kernel(one, G_HOLES | G_MAX_HEIGHT, out);
+  return {out[SLOT_HOLES], out[SLOT_MAX_HEIGHT]};
+}
+
+}  // namespace
+
+std::size_t GameBatch::bytes_per_game(int width) {
+  return width * sizeof(Word) + 2 * sizeof(std::uint64_t) + sizeof(std::uint32_t) +
+         3 * sizeof(std::uint8_t) + sizeof(GameStatus) + sizeof(std::uint32_t) +
+         sizeof(std::int32_t) + 6 * sizeof(std::int64_t);
+}
+
+GameBatch::GameBatch(std::int64_t games, std::int64_t games_per_policy, std::uint64_t first_stream,
+                     const GameConfig& config)
+    : n_(games), config_(config) {
+  const auto n = static_cast<std::size_t>(games);
+  const int W = config.rules.geometry.width;
+  Carver measure_pass(nullptr);
+  carve(*this, measure_pass, n, W);
+  arena_ = std::make_unique<std::byte[]>(measure_pass.size() + kAlign);
+  auto* base = reinterpret_cast<std::byte*>(
+      (reinterpret_cast<std::uintptr_t>(arena_.get()) + kAlign - 1) / kAlign * kAlign);
+  std::memset(base, 0, measure_pass.size());
+  Carver assign(base);
+  carve(*this, assign, n, W);
+
+  for (std::int64_t g = 0; g < games; ++g) {
+    policy[g] = static_cast<std::uint32_t>(g / games_per_policy);
+    stream_id[g] = first_stream + static_cast<std::uint64_t>(g % games_per_policy);
+    PieceStream s = PieceStream::make(config.rules.generator, config.seed, stream_id[g]);
+    current[g] = s.next();
+    next[g] = s.next();
+    draws[g] = s.rng.counter;
+    bag[g] = s.bag;
+    bag_left[g] = s.bag_left;
+    status[g] = GameStatus::alive;
+  }
+}
+
+GameResult GameBatch::result(std::int64_t g) const {
+  GameResult r;
+  r.index = stream_id[g];
+  r.lines = lines[g];
+  r.pieces = pieces[g];
+  r.points = points[g];
+  r.tetrises = tetrises[g];
+  r.holes_created = holes_created[g];
+  r.height_sum = height_sum[g];
+  r.capped = status[g] == GameStatus::capped;
+  for (int c = 0; c < config_.rules.geometry.width; ++c) r.final_board.cols[c] = cols[c * n_ + g];
+  return r;
+}
+
+void step_game(GameBatch& b, std::int64_t g, Searcher& searcher, FeatureKernel kernel) {
+  if (b.status[g] != GameStatus::alive) return;
+  const GameConfig& config = b.config_;
+  if (config.max_pieces > 0 && b.pieces[g] >= config.max_pieces) {
+    b.status[g] = GameStatus::capped;
+    return;
+  }
+  const Geometry geo = config.rules.geometry;
+  Board board;
+  for (int c = 0; c < geo.width; ++c) board.cols[c] = b.cols[c * b.n_ + g];
+
+  // Tie noise draws are indexed by (piece, candidate), so they need no stored state.
+  CounterRng noise{stream_key(config.seed ^ kTieNoiseStream, b.stream_id[g]),
+                   static_cast<std::uint64_t>(b.pieces[g]) * kMaxPlacements};
+  const Placement pl = searcher.choose(board, static_cast<Piece>(b.current[g]),
+                                       static_cast<Piece>(b.next[g]), config.tie_noise, &noise);
+  const Move m = drop(board, pl, geo, config.rules.overflow);
+  b.pieces[g] += 1;
+  b.lines[g] += m.lines;
+  b.points[g] += kClassicPoints[m.lines];
+  b.tetrises[g] += m.lines == 4;
+  if (m.game_over) {
+    b.status[g] = GameStatus::over;
+  } else {
+    const Measure after = measure(board, geo, kernel);
+    b.holes_created[g] += after.holes > b.holes[g] ? after.holes - b.holes[g] : 0;
+    b.height_sum[g] += after.wall_height;
+    b.holes[g] = after.holes;
+    PieceStream s{{stream_key(config.seed, b.stream_id[g]), b.draws[g]}, b.bag[g], b.bag_left[g],
+                  config.rules.generator};
+    b.current[g] = b.next[g];
+    b.next[g] = s.next();
+    b.draws[g] = s.rng.counter;
+    b.bag[g] = s.bag;
+    b.bag_left[g] = s.bag_left;
+  }
+  for (int c = 0; c < geo.width; ++c) b.cols[c * b.n_ + g] = board.cols[c];
+}
+
+}  // namespace tb

@@ -1,0 +1,61 @@
+// N games stored struct-of-arrays in one aligned arena (DESIGN "Batch").
+//
+// A batch holds the games of several policies: game i plays policy i / games_per_policy on
+// piece stream first_stream + i % games_per_policy.  With games_per_policy = G, every policy
+// plays the same G streams (common random numbers).  Games advance one piece per step
+// (step_game); the executor (parallel_play.cpp) steps blocks of games in lock step.  Each
+// game's evolution depends only on (its policy, its stream, the config), never on the batch.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+
+#include "game.h"
+
+namespace tb {
+
+enum class GameStatus : std::uint8_t { alive, over, capped };
+
+class GameBatch {
+ public:
+  GameBatch(std::int64_t games, std::int64_t games_per_policy, std::uint64_t first_stream,
+            const GameConfig& config);
+
+  std::int64_t size() const { return n_; }
+  std::uint32_t policy_of(std::int64_t g) const { return policy[g]; }
+  bool alive(std::int64_t g) const { return status[g] == GameStatus::alive; }
+  GameResult result(std::int64_t g) const;
+
+  // Bytes of arena per game on a board of this width (the arrays below, no padding).
+  static std::size_t bytes_per_game(int width);
+
+  // Arrays, shape (N) unless noted.
+  Word* cols;                   // (W, N): column c of game g at cols[c * N + g]
+  std::uint64_t* stream_id;     // piece stream id: its pieces are a function of (seed, id)
+  std::uint64_t* draws;         // piece stream position (CounterRng::counter)
+  std::uint32_t* bag;           // bag7 state (PieceStream::bag)
+  std::uint8_t* bag_left;       // bag7 state (PieceStream::bag_left)
+  std::uint8_t* current;        // Piece to place
+  std::uint8_t* next;           // Piece after it
+  GameStatus* status;
+  std::uint32_t* policy;        // index of the policy this game plays
+  std::int32_t* holes;          // hole count after the last move
+  std::int64_t* lines;
+  std::int64_t* pieces;
+  std::int64_t* points;
+  std::int64_t* tetrises;
+  std::int64_t* holes_created;
+  std::int64_t* height_sum;
+
+ private:
+  friend void step_game(GameBatch&, std::int64_t, Searcher&, FeatureKernel);
+  std::int64_t n_;
+  GameConfig config_;
+  std::unique_ptr<std::byte[]> arena_;
+};
+
+// Places one piece in game g (if it is alive), applying the cap, the rules and the counters.
+void step_game(GameBatch& batch, std::int64_t g, Searcher& searcher, FeatureKernel kernel);
+
+}  // namespace tb
