@@ -60,7 +60,10 @@ int parse_header(std::string_view line, const std::string& origin, Corpus& c) {
                         std::to_string(kVersion) + ")");
   if (const std::string why = check_geometry(c.geometry); !why.empty()) fail(origin, 1, why);
   if (count <= 0) fail(origin, 1, "board count must be positive");
-  for (std::size_t i = 5; i < t.size(); ++i) c.generator += (i > 5 ? " " : "") + std::string(t[i]);
+  for (std::size_t i = 5; i < t.size(); ++i) {
+    if (i > 5) c.generator += ' ';
+    c.generator += t[i];
+  }
   return count;
 }
 

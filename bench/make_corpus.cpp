@@ -42,7 +42,7 @@ struct Source {
 constexpr Source kSources[] = {
     {"dellacherie", "dellacherie", 0.0, 160, 50, 37},
     {"bcts", "bcts", 0.0, 160, 50, 37},
-    {"bcts+25%random", "bcts", 0.25, 128, 50, 37},  // taller, messier stacks
+    {"bcts+10%random", "bcts", 0.10, 128, 50, 37},  // taller, messier stacks
     {"random", nullptr, 1.0, 64, 10, 7},
 };
 static_assert(160 + 160 + 128 + 64 == kBoards);

@@ -30,6 +30,9 @@ struct Lanes {
   static U popcnt(U x) {
 #if defined(__AVX512VPOPCNTDQ__)
     if constexpr (N == 16) return U(_mm512_popcnt_epi32(x));
+#if defined(__AVX512VL__)
+    if constexpr (N == 8) return U(_mm256_popcnt_epi32(x));
+#endif
 #endif
     x = x - ((x >> 1) & U(0x55555555u));
     x = (x & U(0x33333333u)) + ((x >> 2) & U(0x33333333u));
@@ -51,6 +54,9 @@ struct Lanes {
   static U bit_width(U x) {
 #if defined(__AVX512CD__)
     if constexpr (N == 16) return U(32u) - U(_mm512_lzcnt_epi32(x));
+#if defined(__AVX512VL__)
+    if constexpr (N == 8) return U(32u) - U(_mm256_lzcnt_epi32(x));
+#endif
 #endif
     return popcnt(smear(x));
   }
@@ -97,21 +103,28 @@ void board_lanes(const Word* cols, int stride, int width, int height, std::uint3
     for (int c = 0; c < W; ++c) t = t + L::popcnt(col[c] ^ ((col[c] << 1) | U(1u)));
     put(SLOT_COL_TRANSITIONS, t);
   }
-  if (groups & (G_HOLES | G_COL_HOLES | G_ROWS_WITH_HOLES | G_HOLE_DEPTH)) {
-    U holes = zero, any_hole_row = zero, depth = zero;
+  if (groups & (G_HOLES | G_COL_HOLES)) {
+    U holes = zero;
     for (int c = 0; c < W; ++c) {
-      const U filled = L::popcnt(col[c]);
-      const U col_holes = h[c] - filled;
+      const U col_holes = h[c] - L::popcnt(col[c]);
       holes = holes + col_holes;
-      any_hole_row = any_hole_row | (L::smear(col[c]) & ~col[c]);
-      depth = depth + filled - L::popcnt(col[c] & ~(col[c] + U(1u)));
       if (groups & G_COL_HOLES) put(SLOT_COL_HOLES + c, col_holes);
     }
     put(SLOT_HOLES, holes);
+  }
+  if (groups & G_ROWS_WITH_HOLES) {
+    U any_hole_row = zero;
+    for (int c = 0; c < W; ++c) any_hole_row = any_hole_row | (L::smear(col[c]) & ~col[c]);
     put(SLOT_ROWS_WITH_HOLES, L::popcnt(any_hole_row));
+  }
+  if (groups & G_HOLE_DEPTH) {
+    U depth = zero;
+    for (int c = 0; c < W; ++c)
+      depth = depth + L::popcnt(col[c]) - L::popcnt(col[c] & ~(col[c] + U(1u)));
     put(SLOT_HOLE_DEPTH, depth);
   }
   if (groups & (G_WELLS | G_WELLS_FAST)) {
+    const bool want_fast = groups & G_WELLS_FAST;
     U wells = zero, fast = zero;
     for (int c = 0; c < W; ++c) {
       const U left = c == 0 ? ones : col[c - 1];
@@ -126,6 +139,7 @@ void board_lanes(const Word* cols, int stride, int width, int height, std::uint3
         marker = (marker >> 1) & empty;
         below_a_well = below_a_well | marker;
       }
+      if (!want_fast) continue;
       // wells_fast: only the topmost well cell of each run walks, adding 1, 2, ..., k.
       U top = well_cells & ~below_a_well, step(1u);
       while (xsimd::any(top != zero)) {
@@ -135,7 +149,7 @@ void board_lanes(const Word* cols, int stride, int width, int height, std::uint3
       }
     }
     put(SLOT_WELLS, wells);
-    put(SLOT_WELLS_FAST, fast);
+    if (want_fast) put(SLOT_WELLS_FAST, fast);
   }
   if (groups & (G_MAX_HEIGHT | G_AGG_HEIGHT | G_HEIGHTS)) {
     U mx = zero, sum = zero;
@@ -188,17 +202,22 @@ void board_lanes(const Word* cols, int stride, int width, int height, std::uint3
   }
 }
 
-template <class A>
+// Full vectors of A, then of the narrower Narrow (e.g. AVX2 inside the AVX-512 kernel, so a
+// block of 24 boards costs 16 + 8 lanes, not 32), then a zero-padded tail of Narrow.
+template <class A, class Narrow = A>
 void features_simd(const BoardBlock& b, std::uint32_t groups, std::int32_t* out) {
-  constexpr int N = Lanes<A>::N;
+  constexpr int N = Lanes<A>::N, M = Lanes<Narrow>::N;
   int k = 0;
   for (; k + N <= b.count; k += N)
     board_lanes<A>(b.cols + k, b.stride, b.width, b.height, groups, out + k, b.stride, N);
+  if constexpr (M < N)
+    for (; k + M <= b.count; k += M)
+      board_lanes<Narrow>(b.cols + k, b.stride, b.width, b.height, groups, out + k, b.stride, M);
   if (k == b.count) return;
-  alignas(64) Word padded[kMaxWidth * N] = {};  // (kMaxWidth, N), empty boards past the tail
+  alignas(64) Word padded[kMaxWidth * M] = {};  // (kMaxWidth, M), empty boards past the tail
   for (int c = 0; c < b.width; ++c)
-    for (int j = k; j < b.count; ++j) padded[c * N + (j - k)] = b.cols[c * b.stride + j];
-  board_lanes<A>(padded, N, b.width, b.height, groups, out + k, b.stride, b.count - k);
+    for (int j = k; j < b.count; ++j) padded[c * M + (j - k)] = b.cols[c * b.stride + j];
+  board_lanes<Narrow>(padded, M, b.width, b.height, groups, out + k, b.stride, b.count - k);
 }
 
 }  // namespace

@@ -18,7 +18,7 @@ bool has_avx512() {
 }
 
 constexpr std::array<KernelVariant, 5> kVariants = {{
-    {"avx512", features_avx512, 16, "AVX-512 F/BW/CD/DQ/VL + VPOPCNTDQ", has_avx512},
+    {"avx512", features_avx512, 8, "AVX-512 F/BW/CD/DQ/VL + VPOPCNTDQ", has_avx512},
     {"avx2", features_avx2, 8, "AVX2", has_avx2},
     {"sse4.2", features_sse42, 4, "SSE4.2 + POPCNT", has_sse42},
     {"scalar", features_scalar, 1, "x86-64-v2 baseline", always},

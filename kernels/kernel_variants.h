@@ -21,7 +21,7 @@ void features_avx512(const BoardBlock& block, std::uint32_t groups, std::int32_t
 struct KernelVariant {
   std::string_view name;
   FeatureKernel kernel;
-  int lanes;                      // boards per vector: callers pad blocks to a multiple
+  int lanes;                      // callers pad blocks to a multiple of this (no tail path)
   std::string_view requires_isa;  // what the CPU must have, for `tetrisbench info`
   bool (*supported)();
 };
