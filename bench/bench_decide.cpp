@@ -40,7 +40,7 @@ std::string describe(Placement p) {
 std::string check_choices(const Policy& policy, const Rules& rules, FeatureKernel kernel,
                           const Corpus& corpus) {
   Searcher fast(policy, rules, kernel);
-  Searcher oracle(policy, rules, [](const BoardBlock& b, std::uint32_t g, std::int32_t* o) { features_reference(b, g, o); for (int k = 0; k < b.count; ++k) o[SLOT_HOLES * b.stride + k] += k % 3; });
+  Searcher oracle(policy, rules, features_reference);
   const int n = std::min(kChecked, static_cast<int>(corpus.entries.size()));
   for (int i = 0; i < n; ++i) {
     const CorpusEntry& e = corpus.entries[i];
