@@ -4,10 +4,9 @@
 
 namespace tb {
 
-GameResult play_game(Searcher& searcher, const GameConfig& config, std::uint64_t game_index,
-                     FeatureKernel kernel) {
-  GameBatch batch(1, 1, game_index, config);
-  while (batch.alive(0)) step_game(batch, 0, searcher, kernel);
+GameResult play_game(Searcher& searcher, const GameConfig& config, std::uint64_t game_index) {
+  GameBatch batch(0, 1, 1, game_index, config);
+  while (batch.alive(0)) step_game(batch, 0, searcher);
   return batch.result(0);
 }
 

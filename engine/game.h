@@ -34,8 +34,7 @@ struct GameResult {
 inline constexpr std::uint64_t kTieNoiseStream = 0x7469656E6F697365ull;  // "tienoise"
 
 // One whole game on its own (a batch of one game; game_batch.h).
-GameResult play_game(Searcher& searcher, const GameConfig& config, std::uint64_t game_index,
-                     FeatureKernel kernel);
+GameResult play_game(Searcher& searcher, const GameConfig& config, std::uint64_t game_index);
 
 inline constexpr int kClassicPoints[5] = {0, 100, 300, 500, 800};
 

@@ -50,10 +50,11 @@ struct Measure {
   int wall_height;
 };
 
-Measure measure(const Board& b, Geometry g, FeatureKernel kernel) {
+// One board: the word-level kernel (a SIMD kernel would pad it to a whole vector).
+Measure measure(const Board& b, Geometry g) {
   std::int32_t out[SLOT_NB];
   const BoardBlock one{b.cols.data(), 1, 1, g.width, g.height};
-  kernel(one, G_HOLES | G_MAX_HEIGHT, out);
+  features_scalar(one, G_HOLES | G_MAX_HEIGHT, out);
   return {out[SLOT_HOLES], out[SLOT_MAX_HEIGHT]};
 }
 
@@ -65,9 +66,10 @@ std::size_t GameBatch::bytes_per_game(int width) {
          sizeof(std::int32_t) + 6 * sizeof(std::int64_t);
 }
 
-GameBatch::GameBatch(std::int64_t games, std::int64_t games_per_policy, std::uint64_t first_stream,
-                     const GameConfig& config)
-    : n_(games), config_(config) {
+GameBatch::GameBatch(std::int64_t begin, std::int64_t end, std::int64_t games_per_policy,
+                     std::uint64_t first_stream, const GameConfig& config)
+    : n_(end - begin), config_(config) {
+  const std::int64_t games = n_;
   const auto n = static_cast<std::size_t>(games);
   const int W = config.rules.geometry.width;
   Carver measure_pass(nullptr);
@@ -80,8 +82,8 @@ GameBatch::GameBatch(std::int64_t games, std::int64_t games_per_policy, std::uin
   carve(*this, assign, n, W);
 
   for (std::int64_t g = 0; g < games; ++g) {
-    policy[g] = static_cast<std::uint32_t>(g / games_per_policy);
-    stream_id[g] = first_stream + static_cast<std::uint64_t>(g % games_per_policy);
+    policy[g] = static_cast<std::uint32_t>((begin + g) / games_per_policy);
+    stream_id[g] = first_stream + static_cast<std::uint64_t>((begin + g) % games_per_policy);
     PieceStream s = PieceStream::make(config.rules.generator, config.seed, stream_id[g]);
     current[g] = s.next();
     next[g] = s.next();
@@ -106,7 +108,7 @@ GameResult GameBatch::result(std::int64_t g) const {
   return r;
 }
 
-void step_game(GameBatch& b, std::int64_t g, Searcher& searcher, FeatureKernel kernel) {
+void step_game(GameBatch& b, std::int64_t g, Searcher& searcher) {
   if (b.status[g] != GameStatus::alive) return;
   const GameConfig& config = b.config_;
   if (config.max_pieces > 0 && b.pieces[g] >= config.max_pieces) {
@@ -118,8 +120,10 @@ void step_game(GameBatch& b, std::int64_t g, Searcher& searcher, FeatureKernel k
   for (int c = 0; c < geo.width; ++c) board.cols[c] = b.cols[c * b.n_ + g];
 
   // Tie noise draws are indexed by (piece, candidate), so they need no stored state.
-  CounterRng noise{stream_key(config.seed ^ kTieNoiseStream, b.stream_id[g]),
-                   static_cast<std::uint64_t>(b.pieces[g]) * kMaxPlacements};
+  CounterRng noise;
+  if (config.tie_noise > 0)
+    noise = {stream_key(config.seed ^ kTieNoiseStream, b.stream_id[g]),
+             static_cast<std::uint64_t>(b.pieces[g]) * kMaxPlacements};
   const Placement pl = searcher.choose(board, static_cast<Piece>(b.current[g]),
                                        static_cast<Piece>(b.next[g]), config.tie_noise, &noise);
   const Move m = drop(board, pl, geo, config.rules.overflow);
@@ -130,7 +134,7 @@ void step_game(GameBatch& b, std::int64_t g, Searcher& searcher, FeatureKernel k
   if (m.game_over) {
     b.status[g] = GameStatus::over;
   } else {
-    const Measure after = measure(board, geo, kernel);
+    const Measure after = measure(board, geo);
     b.holes_created[g] += after.holes > b.holes[g] ? after.holes - b.holes[g] : 0;
     b.height_sum[g] += after.wall_height;
     b.holes[g] = after.holes;

@@ -5,6 +5,7 @@
 // plays the same G streams (common random numbers).  Games advance one piece per step
 // (step_game); the executor (parallel_play.cpp) steps blocks of games in lock step.  Each
 // game's evolution depends only on (its policy, its stream, the config), never on the batch.
+// The executor gives each task a batch of its own games, so no two threads share a cache line.
 #pragma once
 
 #include <cstdint>
@@ -19,8 +20,9 @@ enum class GameStatus : std::uint8_t { alive, over, capped };
 
 class GameBatch {
  public:
-  GameBatch(std::int64_t games, std::int64_t games_per_policy, std::uint64_t first_stream,
-            const GameConfig& config);
+  // Games [begin, end) of a population (see above); game i of the batch is game begin + i.
+  GameBatch(std::int64_t begin, std::int64_t end, std::int64_t games_per_policy,
+            std::uint64_t first_stream, const GameConfig& config);
 
   std::int64_t size() const { return n_; }
   std::uint32_t policy_of(std::int64_t g) const { return policy[g]; }
@@ -49,13 +51,13 @@ class GameBatch {
   std::int64_t* height_sum;
 
  private:
-  friend void step_game(GameBatch&, std::int64_t, Searcher&, FeatureKernel);
+  friend void step_game(GameBatch&, std::int64_t, Searcher&);
   std::int64_t n_;
   GameConfig config_;
   std::unique_ptr<std::byte[]> arena_;
 };
 
 // Places one piece in game g (if it is alive), applying the cap, the rules and the counters.
-void step_game(GameBatch& batch, std::int64_t g, Searcher& searcher, FeatureKernel kernel);
+void step_game(GameBatch& batch, std::int64_t g, Searcher& searcher);
 
 }  // namespace tb

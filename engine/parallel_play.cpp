@@ -15,26 +15,30 @@ namespace {
 // block lasts as long as its longest game.
 constexpr std::int64_t kBlockGames = 4;
 
-// Steps the games of one block until all have ended.  Searchers are made on first use.
-void run_block(GameBatch& batch, std::int64_t begin, std::int64_t end,
-               std::span<const Policy> policies, const Rules& rules, FeatureKernel kernel,
-               PlayProgress* progress) {
+// Plays games [begin, end) of the population in lock step to the end, in a batch of the
+// task's own, and writes their results to their slots.  Searchers are made on first use.
+void run_block(std::int64_t begin, std::int64_t end, std::int64_t games_per_policy,
+               std::uint64_t first_stream, std::span<const Policy> policies,
+               const GameConfig& config, FeatureKernel kernel, PlayProgress* progress,
+               std::vector<GameResult>& results) {
+  GameBatch batch(begin, end, games_per_policy, first_stream, config);
   std::vector<std::unique_ptr<Searcher>> searchers(policies.size());
-  for (std::int64_t live = end - begin; live > 0;) {
+  for (std::int64_t live = batch.size(); live > 0;) {
     live = 0;
     std::int64_t stepped = 0;
-    for (std::int64_t g = begin; g < end; ++g) {
+    for (std::int64_t g = 0; g < batch.size(); ++g) {
       if (!batch.alive(g)) continue;
       auto& s = searchers[batch.policy_of(g)];
-      if (!s) s = std::make_unique<Searcher>(policies[batch.policy_of(g)], rules, kernel);
+      if (!s) s = std::make_unique<Searcher>(policies[batch.policy_of(g)], config.rules, kernel);
       const std::int64_t before = batch.pieces[g];
-      step_game(batch, g, *s, kernel);
+      step_game(batch, g, *s);
       stepped += batch.pieces[g] - before;
       if (batch.alive(g)) ++live;
       else if (progress) progress->games_done.fetch_add(1, std::memory_order_relaxed);
     }
     if (progress) progress->pieces_done.fetch_add(stepped, std::memory_order_relaxed);
   }
+  for (std::int64_t g = 0; g < batch.size(); ++g) results[begin + g] = batch.result(g);
 }
 
 }  // namespace
@@ -49,18 +53,17 @@ std::vector<GameResult> play_population(std::span<const Policy> policies, const 
                                         std::uint64_t first_stream) {
   for (const Policy& p : policies) check_dimension(p, config.rules.geometry.width);
   const std::int64_t total = static_cast<std::int64_t>(policies.size()) * games_per_policy;
-  GameBatch batch(total, games_per_policy, first_stream, config);
+  std::vector<GameResult> results(static_cast<std::size_t>(total));
   tbb::task_arena arena(thread_count(threads));
   arena.execute([&] {
     tbb::parallel_for(
         tbb::blocked_range<std::int64_t>(0, total, kBlockGames),
         [&](const tbb::blocked_range<std::int64_t>& r) {
-          run_block(batch, r.begin(), r.end(), policies, config.rules, kernel, progress);
+          run_block(r.begin(), r.end(), games_per_policy, first_stream, policies, config, kernel,
+                    progress, results);
         },
         tbb::simple_partitioner{});
   });
-  std::vector<GameResult> results(static_cast<std::size_t>(total));
-  for (std::int64_t g = 0; g < total; ++g) results[g] = batch.result(g);
   return results;
 }
 

@@ -23,13 +23,23 @@ TEST(GameBatch, TenByTwentyGameFitsIn128Bytes) {
 
 TEST(GameBatch, StartsEveryGameFromItsStream) {
   const GameConfig c = config_10x10(0);
-  GameBatch batch(6, 3, 100, c);
+  GameBatch batch(0, 6, 3, 100, c);
   for (std::int64_t g = 0; g < 6; ++g) {
     EXPECT_EQ(batch.policy_of(g), static_cast<std::uint32_t>(g / 3));
     EXPECT_EQ(batch.stream_id[g], 100u + static_cast<std::uint64_t>(g % 3));
     PieceStream s = PieceStream::make(c.rules.generator, c.seed, batch.stream_id[g]);
     EXPECT_EQ(batch.current[g], s.next());
     EXPECT_EQ(batch.next[g], s.next());
+  }
+}
+
+TEST(GameBatch, ASubRangeMapsToPopulationGames) {
+  const GameConfig c = config_10x10(0);
+  GameBatch part(4, 9, 3, 100, c);  // population games 4..8 with 3 games per policy
+  ASSERT_EQ(part.size(), 5);
+  for (std::int64_t i = 0; i < 5; ++i) {
+    EXPECT_EQ(part.policy_of(i), static_cast<std::uint32_t>((4 + i) / 3));
+    EXPECT_EQ(part.stream_id[i], 100u + static_cast<std::uint64_t>((4 + i) % 3));
   }
 }
 

@@ -326,7 +326,7 @@ TEST(TieNoise, PlayGameDefaultIsTheNoiseFreeGame) {
   config.max_pieces = 400;
   Searcher s(bcts, config.rules, kKernel);
   for (std::uint64_t g = 0; g < 4; ++g) {
-    const GameResult r = play_game(s, config, g, kKernel);
+    const GameResult r = play_game(s, config, g);
 
     PieceStream stream = PieceStream::make(Generator::uniform, config.seed, g);
     Board board;
