@@ -47,6 +47,10 @@ Board CandidateBlock::board(int k) const {
   return b;
 }
 
+// The hot loop outside the kernels: built for AVX-512, AVX2 and the baseline, picked by the
+// loader at run time (GCC function multi-versioning).  Integer-only, so every clone gives the
+// same blocks.
+__attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 void materialize(CandidateBlock& block, const Board& board, Piece piece, Geometry g,
                  Overflow overflow, PlyCarry carry) {
   Placement* end = generate_drops(piece, g.width, block.placements.data());
