@@ -5,6 +5,7 @@
 #include <exception>
 
 #include "bench_command.h"
+#include "compare_command.h"
 #include "info_command.h"
 #include "play_command.h"
 #include "version.h"
@@ -54,6 +55,16 @@ int main(int argc, char** argv) {
       "bench", "Play the fixed workload; print pieces per second and the behaviour signature");
   bench_cmd->add_option("--kernel", bench.kernel, "Feature kernel (as for play)");
   bench_cmd->add_option("--threads", bench.threads, "Games in parallel, 0 = all cores")->capture_default_str();
+  tb::CompareOptions compare;
+  CLI::App* compare_cmd = app.add_subcommand(
+      "compare", "Compare optimizers on an experiment config; writes a results folder with report.md");
+  compare_cmd->add_option("config", compare.config, "Experiment config (TOML; docs/experiments.md)");
+  compare_cmd->add_option("--out", compare.out, "Results folder (default results/<name>/<UTC time>)");
+  compare_cmd->add_option("--resume", compare.resume, "Continue the experiment in this results folder");
+  compare_cmd->add_option("--threads", compare.threads, "Games in parallel, 0 = all cores; results do not depend on it")
+      ->capture_default_str();
+  compare_cmd->add_option("--kernel", compare.kernel, "Feature kernel (as for play)");
+  compare_cmd->add_flag("!--no-plots", compare.plots, "Skip scripts/report.py (report.json only)");
   tb::InfoOptions info;
   app.add_subcommand("info", "Print the build, the CPU and the feature kernels (available and active)")
       ->add_option("--kernel", info.kernel, "Show which variant this name selects");
@@ -73,6 +84,7 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("play")) return tb::run_play(play);
     if (app.got_subcommand("info")) return tb::run_info(info);
     if (app.got_subcommand("bench")) return tb::run_bench(bench);
+    if (app.got_subcommand("compare")) return tb::run_compare(compare);
   } catch (const tb::UsageError& e) {
     std::fprintf(stderr, "tetrisbench: error: %s\n", e.what());
     return 2;

@@ -6,7 +6,7 @@
 #include <regex>
 #include <sstream>
 
-#include "output_file.h"
+#include "atomic_file.h"
 #include "parallel_play.h"
 #include "progress.h"
 

@@ -3,7 +3,11 @@
 #include <array>
 #include <functional>
 
+#include "cmaes.h"
+#include "cross_entropy.h"
+#include "genetic.h"
 #include "optimizer.h"
+#include "pso.h"
 
 namespace tb::opt {
 namespace {
@@ -16,6 +20,14 @@ struct Entry {
 // Add one line per optimizer (keep the order of docs/optimizers.md).
 const std::vector<Entry>& entries() {
   static const std::vector<Entry> table = {
+      {"cmaes", make_cmaes},
+      {"cmaes-active", make_cmaes_active},
+      {"ipop-cmaes", make_ipop_cmaes},
+      {"ce", make_cross_entropy},
+      {"ga", make_genetic},
+      {"ga-lee", make_lee_genetic},
+      {"pso", make_pso},
+      {"pso-article1", make_pso_article1},
   };
   return table;
 }

@@ -102,11 +102,11 @@ void one_board(const BoardBlock& b, int k, std::uint32_t groups, std::int32_t* o
       const Word right = c == W - 1 ? ~Word{0} : col[c + 1];
       const Word well_cells = left & right & ~col[c] & rows;
       if (!well_cells) continue;
-      wells += cumulative_wells(col[c], well_cells);
-      fast += cumulative_wells_fast(col[c], well_cells);
+      if (groups & G_WELLS) wells += cumulative_wells(col[c], well_cells);
+      if (groups & G_WELLS_FAST) fast += cumulative_wells_fast(col[c], well_cells);
     }
-    put(SLOT_WELLS, wells);
-    put(SLOT_WELLS_FAST, fast);
+    if (groups & G_WELLS) put(SLOT_WELLS, wells);
+    if (groups & G_WELLS_FAST) put(SLOT_WELLS_FAST, fast);
   }
   if (groups & G_HOLE_DEPTH) {
     // A filled cell counts iff some empty cell lies below it: every filled cell above the

@@ -1,4 +1,4 @@
-#include "output_file.h"
+#include "atomic_file.h"
 
 #include <unistd.h>
 

@@ -1,0 +1,37 @@
+// One run of one optimizer in a comparison: ask -> play -> tell, one checkpoint per
+// generation, then the held-out evaluation of the best weights.
+//
+// Files in the run's folder: checkpoint.json (atomic, every generation), generations.csv,
+// final.policy, and result.json when the run is complete.  A folder with result.json is not
+// run again; one with only checkpoint.json continues from it and reaches exactly the state
+// an uninterrupted run would have.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "experiment_config.h"
+#include "feature_kernels.h"
+
+namespace tb::opt {
+
+struct RunProgress {
+  std::string label;
+  int run = 0;
+  std::int64_t generation = 0;
+  std::int64_t pieces = 0;
+  double best = 0;  // best training statistic so far
+};
+using ProgressFn = std::function<void(const RunProgress&)>;
+
+// The training streams of run r are shared by every optimizer (common random numbers).
+std::uint64_t run_seed(const ExperimentConfig& c, int run);
+
+// Returns result.json's contents: label, run, pieces, games, generations, seconds,
+// stop_reasons, best_training, weights, records, held_out (one summary per board).
+nlohmann::json run_one(const ExperimentConfig& c, int spec_index, int run, const std::string& dir,
+                       int threads, FeatureKernel kernel, const ProgressFn& progress);
+
+}  // namespace tb::opt

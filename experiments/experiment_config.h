@@ -1,0 +1,56 @@
+// An optimizer-comparison experiment, read from TOML (docs/experiments.md has every key).
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "rules.h"
+
+namespace tb::opt {
+
+// One optimizer entry: which algorithm, how it starts, and its options.
+struct OptimizerSpec {
+  std::string label;      // unique within the experiment, used in paths and reports
+  std::string optimizer;  // a name of make_optimizer()
+  double sigma0 = 1.0;
+  double init_low = -1.0, init_high = 1.0;
+  nlohmann::json options = nlohmann::json::object();
+};
+
+enum class Statistic { mean_lines, article1 };
+
+struct ExperimentConfig {
+  std::string name;                // results/<name>/...
+  std::string features = "bcts";   // feature set to learn
+  Rules rules;                     // training rules (board, generator, overflow, lookahead)
+  int runs = 3;                    // independent runs (seeds) per optimizer
+  std::uint64_t seed = 1;          // run r of optimizer k derives from (seed, k, r)
+  // Fitness of one candidate: its statistic over `games` games capped at `max_pieces`.
+  int fitness_games = 10;
+  std::int64_t fitness_max_pieces = 10000;
+  Statistic statistic = Statistic::mean_lines;
+  // Hard caps per run (0 = none): pieces simulated, games played.
+  std::int64_t budget_pieces = 0;
+  std::int64_t budget_games = 0;
+  // Held-out evaluation of each run's final weights on fresh streams.
+  int heldout_games = 100;
+  std::int64_t heldout_max_pieces = 0;
+  std::vector<Geometry> heldout_boards;  // the training board comes first
+  std::vector<double> targets;           // line counts for the runtime-to-target tables
+  std::vector<OptimizerSpec> optimizers;
+};
+
+struct ConfigError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Throws ConfigError with one line naming the file, key and problem.
+ExperimentConfig load_experiment(const std::string& path);
+ExperimentConfig parse_experiment(const std::string& toml_text, const std::string& origin);
+
+nlohmann::json to_json(const ExperimentConfig& c);
+
+}  // namespace tb::opt

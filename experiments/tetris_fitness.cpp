@@ -1,0 +1,63 @@
+#include "tetris_fitness.h"
+
+#include "parallel_play.h"
+#include "rng.h"
+
+namespace tb::opt {
+
+Policy policy_from(const Vector& weights, const std::string& features, const std::string& name) {
+  Policy p;
+  p.name = name;
+  p.features = find_feature_set(features);
+  p.weights.assign(weights.data(), weights.data() + weights.size());
+  return p;
+}
+
+GenerationFitness evaluate_generation(const Matrix& X, const ExperimentConfig& c,
+                                      std::uint64_t run_seed, std::int64_t generation,
+                                      std::int64_t max_pieces, int threads, FeatureKernel kernel) {
+  const auto lambda = static_cast<int>(X.cols());
+  std::vector<Policy> policies;
+  for (int k = 0; k < lambda; ++k) policies.push_back(policy_from(X.col(k), c.features, "candidate"));
+  GameConfig config;
+  config.rules = c.rules;
+  config.seed = stream_key(run_seed, static_cast<std::uint64_t>(generation));
+  config.max_pieces = max_pieces;
+  const auto games = play_population(policies, config, c.fitness_games, threads, kernel, nullptr);
+
+  GenerationFitness out;
+  out.f.resize(lambda);
+  out.statistic.assign(lambda, 0.0);
+  for (int k = 0; k < lambda; ++k) {
+    double sum = 0;
+    for (int i = 0; i < c.fitness_games; ++i) {  // index order: the same sum on every run
+      const GameResult& g = games[static_cast<std::size_t>(k) * c.fitness_games + i];
+      out.pieces += g.pieces;
+      out.capped_games += g.capped;
+      if (c.statistic == Statistic::mean_lines) {
+        sum += static_cast<double>(g.lines);
+      } else {  // article 1: 100 x lines + pieces - 2 x final wall height
+        sum += 100.0 * static_cast<double>(g.lines) + static_cast<double>(g.pieces) -
+               2.0 * g.final_board.wall_height(c.rules.geometry.width);
+      }
+    }
+    out.statistic[k] = sum / c.fitness_games;
+    out.f[k] = -out.statistic[k];
+  }
+  out.games = static_cast<std::int64_t>(games.size());
+  return out;
+}
+
+PlaySummary evaluate_heldout(const Vector& weights, const ExperimentConfig& c, Geometry board,
+                             int threads, FeatureKernel kernel) {
+  GameConfig config;
+  config.rules = c.rules;
+  config.rules.geometry = board;
+  config.seed = stream_key(c.seed ^ kHeldOutSeed, 0);
+  config.max_pieces = c.heldout_max_pieces;
+  const Policy p = policy_from(weights, c.features, "held-out");
+  const auto games = play_games(p, config, c.heldout_games, threads, kernel, nullptr);
+  return summarize(games);
+}
+
+}  // namespace tb::opt
