@@ -51,18 +51,17 @@ std::string csv(const Json& records) {
   return out.str();
 }
 
-// Games capped so that this generation cannot pass the pieces budget; 0 = stop.
+// The per-game cap of the next generation, so that it cannot pass the budget: with a fitness
+// cap, a generation runs only if its worst case (lambda x G x cap) fits in what is left;
+// without one, the cap is what is left divided among its games.  0 = stop, -1 = no cap.
 std::int64_t generation_cap(const ExperimentConfig& c, std::int64_t pieces, std::int64_t games,
                             std::int64_t lambda) {
   const std::int64_t per_generation = lambda * c.fitness_games;
   if (c.budget_games > 0 && games + per_generation > c.budget_games) return 0;
-  std::int64_t cap = c.fitness_max_pieces;
-  if (c.budget_pieces > 0) {
-    const std::int64_t limit = (c.budget_pieces - pieces) / per_generation;
-    if (limit < 1) return 0;
-    cap = cap > 0 ? std::min(cap, limit) : limit;
-  }
-  return cap > 0 ? cap : -1;  // -1: no cap at all
+  if (c.budget_pieces <= 0) return c.fitness_max_pieces > 0 ? c.fitness_max_pieces : -1;
+  const std::int64_t left = c.budget_pieces - pieces;
+  if (c.fitness_max_pieces > 0) return per_generation * c.fitness_max_pieces <= left ? c.fitness_max_pieces : 0;
+  return left / per_generation >= 1 ? left / per_generation : 0;
 }
 
 }  // namespace

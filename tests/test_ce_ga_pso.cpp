@@ -80,7 +80,7 @@ TEST(CeGaPso, Registered) {
 
 // Each optimizer gets a fixed budget; the best value must fall far below the start.
 TEST(CeGaPso, ConvergesOnSphere) {
-  const std::vector<double> limits = {1e-6, 1e-4, 0.0, 1e-8, 1e-4};
+  const std::vector<double> limits = {1e-8, 1e-4, 0.0, 1e-8, 1e-8};
   for (std::size_t i = 0; i < cases().size(); ++i) {
     const Case c = cases()[i];
     if (c.name == "ga-lee") continue;
@@ -181,6 +181,7 @@ TEST(CeGaPso, UnknownOrBadOptionsThrow) {
   EXPECT_THROW(make_optimizer("pso-article1", setup_for(1, {{"vmax", 0}})), OptimizerError);
   EXPECT_THROW(make_optimizer("ga-lee", setup_for(1, {{"population", 1}})), OptimizerError);
   EXPECT_THROW(make_optimizer("pso", setup_for(1, {{"k", -1}})), OptimizerError);
+  EXPECT_THROW(make_optimizer("pso", setup_for(1, {{"ball", "cube"}})), OptimizerError);
 }
 
 TEST(CeGaPso, OptionsChangeBehaviour) {
@@ -324,20 +325,24 @@ TEST(LeeGa, ReplacesTheWeakest) {
 
 TEST(Pso, BallSamplesStayWithinTheRadius) {
   Random rng = Random::from_seed(6);
-  for (int dim : {1, 2, 3, 7}) {
-    const Vector centre = Vector::LinSpaced(dim, -1.0, 2.0);
-    const double radius = 0.75;
-    int inner = 0;
-    const int n = 20000;
-    for (int i = 0; i < n; ++i) {
-      const double r = (sample_in_ball(centre, radius, rng) - centre).norm();
-      EXPECT_LE(r, radius * (1.0 + 1e-12));
-      inner += r <= radius / 2.0;
+  for (BallSampling how : {BallSampling::radius, BallSampling::volume}) {
+    for (int dim : {1, 2, 3, 7}) {
+      const Vector centre = Vector::LinSpaced(dim, -1.0, 2.0);
+      const double radius = 0.75;
+      int inner = 0;
+      const int n = 20000;
+      for (int i = 0; i < n; ++i) {
+        const double r = (sample_in_ball(centre, radius, how, rng) - centre).norm();
+        EXPECT_LE(r, radius * (1.0 + 1e-12));
+        inner += r <= radius / 2.0;
+      }
+      // Within half the radius: half of the points if the radius is uniform, 2^-dim if the
+      // points are uniform in the volume.
+      const double share = how == BallSampling::radius ? 0.5 : std::pow(0.5, dim);
+      EXPECT_NEAR(static_cast<double>(inner) / n, share, 0.015) << dim;
     }
-    // Uniform in the volume: a share 2^-dim lies within half the radius.
-    EXPECT_NEAR(static_cast<double>(inner) / n, std::pow(0.5, dim), 0.015) << dim;
+    EXPECT_TRUE(sample_in_ball(Vector::Ones(3), 0.0, how, rng) == Vector::Ones(3));
   }
-  EXPECT_TRUE(sample_in_ball(Vector::Ones(3), 0.0, rng) == Vector::Ones(3));
 }
 
 TEST(Pso, ParticlesStayInTheBox) {

@@ -26,7 +26,7 @@ board = "6x8"
 games = 2
 max_pieces = 200
 [budget]
-pieces = 15000
+pieces = 60000
 [heldout]
 games = 4
 max_pieces = 500
@@ -57,7 +57,7 @@ TEST(ExperimentConfig, ParsesTheTinyConfig) {
   EXPECT_EQ(c.rules.geometry.width, 6);
   EXPECT_EQ(c.optimizers.size(), 2u);
   EXPECT_EQ(c.optimizers[1].label, "pso-a1");
-  EXPECT_EQ(c.budget_pieces, 15000);
+  EXPECT_EQ(c.budget_pieces, 60000);
   EXPECT_EQ(c.heldout_boards.size(), 1u);
 }
 
@@ -120,7 +120,7 @@ TEST(CompareReport, HeldOutObjectsAndTargets) {
     EXPECT_TRUE(h["mean_lines"].is_number());
     EXPECT_EQ(h["ci95"].size(), 2u);
     EXPECT_EQ(o["targets"][0]["runs"].get<int>(), 2);
-    for (double p : o["pieces"]["per_run"]) EXPECT_LE(p, 15000);  // the budget is a hard cap
+    for (double p : o["pieces"]["per_run"]) EXPECT_LE(p, 60000);  // the budget is a hard cap
   }
   int best = 0;
   for (const json& o : report["optimizers"]) best += o["vs_best"].is_null();
