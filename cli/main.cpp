@@ -7,6 +7,7 @@
 #include "bench_command.h"
 #include "compare_command.h"
 #include "info_command.h"
+#include "optimize_command.h"
 #include "play_command.h"
 #include "version.h"
 
@@ -42,6 +43,26 @@ void add_play(CLI::App& app, tb::PlayOptions& o) {
   play->add_option("--show-game", o.show_game, "Which game --show prints (index within the run)");
 }
 
+void add_optimize(CLI::App& app, tb::OptimizeOptions& o) {
+  CLI::App* cmd = app.add_subcommand(
+      "optimize", "Run an optimizer on an analytic objective from random starts; report evaluations to target");
+  cmd->add_option("--optimizer", o.optimizer, "Optimizer: cmaes, cmaes-active, ipop-cmaes, ...")
+      ->capture_default_str();
+  cmd->add_option("--objective", o.objective, "Objective: sphere, ellipsoid, rosenbrock or rastrigin")
+      ->capture_default_str();
+  cmd->add_option("--dim", o.dim, "Dimension n")->capture_default_str();
+  cmd->add_option("--runs", o.runs, "Independent runs; run r uses the seed derived from (seed, r)")
+      ->capture_default_str();
+  cmd->add_option("--sigma0", o.sigma0, "Initial step size")->capture_default_str();
+  cmd->add_option("--target", o.target, "A run succeeds at its first value below this")->capture_default_str();
+  cmd->add_option("--max-evals", o.max_evals, "Evaluation budget of each run")->capture_default_str();
+  cmd->add_option("--seed", o.seed, "Protocol seed")->capture_default_str();
+  cmd->add_option("--options", o.options, "Optimizer options as a JSON object, e.g. '{\"lambda\": 20}'")
+      ->capture_default_str();
+  cmd->add_option("--format", o.format, "Output: table or json")->capture_default_str();
+  cmd->add_option("--out", o.out, "Write the report to this file (atomically) instead of stdout");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -68,6 +89,8 @@ int main(int argc, char** argv) {
   tb::InfoOptions info;
   app.add_subcommand("info", "Print the build, the CPU and the feature kernels (available and active)")
       ->add_option("--kernel", info.kernel, "Show which variant this name selects");
+  tb::OptimizeOptions optimize;
+  add_optimize(app, optimize);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -84,6 +107,7 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("play")) return tb::run_play(play);
     if (app.got_subcommand("info")) return tb::run_info(info);
     if (app.got_subcommand("bench")) return tb::run_bench(bench);
+    if (app.got_subcommand("optimize")) return tb::run_optimize(optimize);
     if (app.got_subcommand("compare")) return tb::run_compare(compare);
   } catch (const tb::UsageError& e) {
     std::fprintf(stderr, "tetrisbench: error: %s\n", e.what());

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <stdexcept>
 
 namespace tb::opt {
 namespace pop {
@@ -26,7 +27,8 @@ const Json* Options::find(std::string_view key) const {
 }
 
 void Options::require(bool ok, std::string_view key, std::string_view what) const {
-  if (!ok) throw OptimizerError(optimizer_ + ": option '" + std::string(key) + "' " + std::string(what));
+  if (!ok)
+    throw OptimizerError(optimizer_ + ": option '" + std::string(key) + "' " + std::string(what));
 }
 
 double Options::number(std::string_view key, double fallback) const {
@@ -75,7 +77,8 @@ Json json_vector(const Vector& v) {
 Vector vector_from_json(const Json& j) {
   if (!j.is_array()) throw OptimizerError("bad state: expected an array of numbers");
   Vector v(static_cast<Eigen::Index>(j.size()));
-  for (Eigen::Index i = 0; i < v.size(); ++i) v[i] = number_from_json(j[static_cast<std::size_t>(i)]);
+  for (Eigen::Index i = 0; i < v.size(); ++i)
+    v[i] = number_from_json(j[static_cast<std::size_t>(i)]);
   return v;
 }
 
@@ -109,8 +112,10 @@ Vector Record::observe(const Matrix& X, const Vector& f) {
   return clean;
 }
 
-Json Record::state() const {
-  return {{"best_x", json_vector(best_x)}, {"best_f", json_number(best_f)}, {"evaluations", evaluations}};
+void Record::save_to(Json& state) const {
+  state["best_x"] = json_vector(best_x);
+  state["best_f"] = json_number(best_f);
+  state["evaluations"] = evaluations;
 }
 
 void Record::restore(const Json& j) {
@@ -123,8 +128,8 @@ void check_setup(std::string_view optimizer, const OptimizerSetup& setup) {
   const std::string name(optimizer);
   if (setup.dim <= 0) throw OptimizerError(name + ": the dimension must be positive");
   if (setup.x0.size() != 0 && setup.x0.size() != setup.dim)
-    throw OptimizerError(name + ": x0 has " + std::to_string(setup.x0.size()) + " values, expected " +
-                         std::to_string(setup.dim));
+    throw OptimizerError(name + ": x0 has " + std::to_string(setup.x0.size()) +
+                         " values, expected " + std::to_string(setup.dim));
   if (!(setup.init_low < setup.init_high))
     throw OptimizerError(name + ": init_low must be below init_high");
 }
@@ -132,14 +137,15 @@ void check_setup(std::string_view optimizer, const OptimizerSetup& setup) {
 void check_told(std::string_view optimizer, const Matrix& X, const Vector& f, int dim,
                 Eigen::Index lambda) {
   if (X.rows() != dim || X.cols() != lambda || f.size() != lambda)
-    throw std::invalid_argument(std::string(optimizer) + ": tell() expects " + std::to_string(lambda) +
-                                " candidates of dimension " + std::to_string(dim) +
-                                " and one value each");
+    throw std::invalid_argument(std::string(optimizer) + ": tell() expects " +
+                                std::to_string(lambda) + " candidates of dimension " +
+                                std::to_string(dim) + " and one value each");
 }
 
 void check_state(std::string_view optimizer, const Json& state, int dim) {
   if (state.at("optimizer").get<std::string>() != optimizer || state.at("dim").get<int>() != dim)
-    throw OptimizerError(std::string(optimizer) + ": the state belongs to another optimizer or dimension");
+    throw OptimizerError(std::string(optimizer) +
+                         ": the state belongs to another optimizer or dimension");
 }
 
 std::vector<std::string> budget_stop(const OptimizerSetup& setup, std::int64_t evaluations) {
@@ -171,7 +177,9 @@ std::vector<int> ranking(const Vector& f) {
 }  // namespace pop
 
 CeParams CeParams::from(const OptimizerSetup& setup) {
-  const pop::Options o("ce", setup.options, {"samples", "elite", "variance0", "noise", "noise_constant"});
+  pop::check_setup("ce", setup);
+  const pop::Options o("ce", setup.options,
+                       {"samples", "elite", "variance0", "noise", "noise_constant"});
   CeParams p;
   p.samples = o.integer("samples", p.samples);
   o.require(p.samples >= 1, "samples", "must be at least 1");
@@ -200,7 +208,7 @@ double CeParams::noise_at(std::int64_t t) const {
 }
 
 CrossEntropy::CrossEntropy(const OptimizerSetup& setup)
-    : setup_(setup), params_((pop::check_setup("ce", setup), CeParams::from(setup))),
+    : setup_(setup), params_(CeParams::from(setup)),
       mean_(setup.x0.size() ? setup.x0 : Vector::Zero(setup.dim)),
       variance_(Vector::Constant(setup.dim, params_.variance0)),
       rng_(Random::from_seed(setup.seed)),
@@ -245,14 +253,15 @@ double CrossEntropy::spread() const {
 }
 
 Json CrossEntropy::state() const {
-  return {{"optimizer", name()},
-          {"dim", setup_.dim},
-          {"generation", generation_},
-          {"mean", pop::json_vector(mean_)},
-          {"variance", pop::json_vector(variance_)},
-          {"record", record_.state()},
-          {"random", rng_.state()},
-          {"pending", pop::json_matrix(pending_)}};
+  Json j = {{"optimizer", name()},
+            {"dim", setup_.dim},
+            {"generation", generation_},
+            {"mean", pop::json_vector(mean_)},
+            {"variance", pop::json_vector(variance_)},
+            {"random", rng_.state()},
+            {"pending", pop::json_matrix(pending_)}};
+  record_.save_to(j);
+  return j;
 }
 
 void CrossEntropy::restore(const Json& state) {
@@ -264,7 +273,7 @@ void CrossEntropy::restore(const Json& state) {
       throw OptimizerError("ce: bad state: mean or variance has the wrong dimension");
     Matrix pending = pop::matrix_from_json(state.at("pending"), setup_.dim);
     pop::Record record;
-    record.restore(state.at("record"));
+    record.restore(state);
     Random rng = rng_;
     rng.restore(state.at("random"));
     generation_ = state.at("generation").get<std::int64_t>();

@@ -54,8 +54,9 @@ struct Record {
 
   // Counts the columns of X and returns f with NaN replaced by +inf (NaN ranks last).
   Vector observe(const Matrix& X, const Vector& f);
-  Json state() const;
-  void restore(const Json& j);
+  // Writes and reads the keys best_x, best_f and evaluations of an optimizer's state.
+  void save_to(Json& state) const;
+  void restore(const Json& state);
 };
 
 void check_setup(std::string_view optimizer, const OptimizerSetup& setup);

@@ -41,8 +41,9 @@ std::pair<Vector, Vector> sbx_crossover(const Vector& a, const Vector& b, double
     const double y2 = clamp(std::max(a[i], b[i]), low, high);
     if (y2 - y1 <= 1e-14) continue;
     const double u = rng.uniform();
-    const double lo = 0.5 * ((y1 + y2) - sbx_beta_q(1.0 + 2.0 * (y1 - low) / (y2 - y1), u, eta) * (y2 - y1));
-    const double hi = 0.5 * ((y1 + y2) + sbx_beta_q(1.0 + 2.0 * (high - y2) / (y2 - y1), u, eta) * (y2 - y1));
+    const double gap = y2 - y1;
+    const double lo = 0.5 * ((y1 + y2) - sbx_beta_q(1.0 + 2.0 * (y1 - low) / gap, u, eta) * gap);
+    const double hi = 0.5 * ((y1 + y2) + sbx_beta_q(1.0 + 2.0 * (high - y2) / gap, u, eta) * gap);
     const bool swap = rng.uniform() < 0.5;
     c1[i] = clamp(swap ? hi : lo, low, high);
     c2[i] = clamp(swap ? lo : hi, low, high);
@@ -105,14 +106,15 @@ std::vector<std::string> PopulationOptimizer::stop() const {
 double PopulationOptimizer::spread() const { return pop::mean_coordinate_std(population_); }
 
 Json PopulationOptimizer::state() const {
-  return {{"optimizer", name()},
-          {"dim", setup_.dim},
-          {"generation", generation_},
-          {"population", pop::json_matrix(population_)},
-          {"fitness", pop::json_vector(fitness_)},
-          {"record", record_.state()},
-          {"random", rng_.state()},
-          {"pending", pop::json_matrix(pending_)}};
+  Json j = {{"optimizer", name()},
+            {"dim", setup_.dim},
+            {"generation", generation_},
+            {"population", pop::json_matrix(population_)},
+            {"fitness", pop::json_vector(fitness_)},
+            {"random", rng_.state()},
+            {"pending", pop::json_matrix(pending_)}};
+  record_.save_to(j);
+  return j;
 }
 
 void PopulationOptimizer::restore(const Json& state) {
@@ -128,7 +130,7 @@ void PopulationOptimizer::restore(const Json& state) {
         (pending.cols() != 0 && pending.cols() != expected))
       throw OptimizerError(me + ": bad state: the population size differs from the options");
     pop::Record record;
-    record.restore(state.at("record"));
+    record.restore(state);
     Random rng = rng_;
     rng.restore(state.at("random"));
     population_ = std::move(population);
@@ -147,7 +149,8 @@ void PopulationOptimizer::restore(const Json& state) {
 GaParams GaParams::from(const OptimizerSetup& setup) {
   pop::check_setup("ga", setup);
   const pop::Options o("ga", setup.options,
-                       {"population", "low", "high", "crossover_prob", "eta_c", "eta_m", "mutation_prob"});
+                       {"population", "low", "high", "crossover_prob", "eta_c", "eta_m",
+                        "mutation_prob"});
   GaParams p;
   p.population = o.integer("population", p.population);
   o.require(p.population >= 2, "population", "must be at least 2");
@@ -155,7 +158,8 @@ GaParams GaParams::from(const OptimizerSetup& setup) {
   p.high = o.number("high", setup.init_high);
   o.require(p.low < p.high, "low", "must be below high");
   p.crossover_prob = o.number("crossover_prob", p.crossover_prob);
-  o.require(p.crossover_prob >= 0.0 && p.crossover_prob <= 1.0, "crossover_prob", "must be in [0, 1]");
+  o.require(p.crossover_prob >= 0.0 && p.crossover_prob <= 1.0, "crossover_prob",
+            "must be in [0, 1]");
   p.eta_c = o.number("eta_c", p.eta_c);
   o.require(p.eta_c >= 0.0, "eta_c", "must be >= 0");
   p.eta_m = o.number("eta_m", p.eta_m);
@@ -222,7 +226,8 @@ LeeParams LeeParams::from(const OptimizerSetup& setup) {
   o.require(p.population >= 2, "population", "must be at least 2");
   const double tournament = o.number("tournament", 0.1);
   o.require(tournament > 0.0 && tournament <= 1.0, "tournament", "must be in (0, 1]");
-  p.tournament = std::clamp(static_cast<int>(std::lround(tournament * p.population)), 2, p.population);
+  p.tournament =
+      std::clamp(static_cast<int>(std::lround(tournament * p.population)), 2, p.population);
   const double replace = o.number("replace", 0.3);
   o.require(replace > 0.0 && replace <= 1.0, "replace", "must be in (0, 1]");
   p.offspring = std::max(1, static_cast<int>(std::lround(replace * p.population)));

@@ -6,7 +6,7 @@
 
 namespace tb::opt {
 
-Vector sample_in_ball(const Vector& centre, double radius, Random& rng) {
+Vector sample_in_ball(const Vector& centre, double radius, BallSampling how, Random& rng) {
   const Eigen::Index n = centre.size();
   Vector direction(n);
   double sq = 0.0;
@@ -17,20 +17,25 @@ Vector sample_in_ball(const Vector& centre, double radius, Random& rng) {
       sq += direction[d] * direction[d];
     }
   }
-  const double r = radius * std::pow(rng.uniform(), 1.0 / static_cast<double>(n));
+  const double u = rng.uniform();
+  const double scale = how == BallSampling::radius ? u : std::pow(u, 1.0 / static_cast<double>(n));
+  const double r = radius * scale;
   return centre + direction * (r / std::sqrt(sq));
 }
 
 // Clerc 2011, section "Parameters": S = 40, K = 3, w = 1/(2 ln 2), c = 1/2 + ln 2.
 SwarmParams SwarmParams::spso2011(const OptimizerSetup& setup) {
   pop::check_setup("pso", setup);
-  const pop::Options o("pso", setup.options, {"swarm", "k", "w", "c", "low", "high"});
+  const pop::Options o("pso", setup.options, {"swarm", "k", "w", "c", "low", "high", "ball"});
   SwarmParams p;
   p.rule = SwarmRule::spso2011;
   p.swarm = o.integer("swarm", 40);
   o.require(p.swarm >= 1, "swarm", "must be at least 1");
   p.informants = o.integer("k", 3);
   o.require(p.informants >= 0, "k", "must be >= 0");
+  const std::string ball = o.text("ball", "radius");
+  o.require(ball == "radius" || ball == "volume", "ball", "must be radius or volume");
+  p.ball = ball == "radius" ? BallSampling::radius : BallSampling::volume;
   p.w = o.number("w", 1.0 / (2.0 * std::numbers::ln2));
   p.c = o.number("c", 0.5 + std::numbers::ln2);
   p.low = o.number("low", setup.init_low);
@@ -45,7 +50,8 @@ SwarmParams SwarmParams::spso2011(const OptimizerSetup& setup) {
 // positions and velocities initialised uniform in [-1, 1].
 SwarmParams SwarmParams::article1(const OptimizerSetup& setup) {
   pop::check_setup("pso-article1", setup);
-  const pop::Options o("pso-article1", setup.options, {"swarm", "w", "c1", "c2", "vmax", "low", "high"});
+  const pop::Options o("pso-article1", setup.options,
+                       {"swarm", "w", "c1", "c2", "vmax", "low", "high"});
   SwarmParams p;
   p.rule = SwarmRule::inertia_gbest;
   p.swarm = o.integer("swarm", 30);
@@ -106,14 +112,16 @@ int ParticleSwarm::local_best(int i) const {
 
 Matrix ParticleSwarm::ask() {
   if (pending_.cols() == 0) {
-    if (iteration_ > 0) params_.rule == SwarmRule::spso2011 ? move_spso2011() : move_inertia_gbest();
+    if (generation_ > 0 && params_.rule == SwarmRule::spso2011) move_spso2011();
+    if (generation_ > 0 && params_.rule == SwarmRule::inertia_gbest) move_inertia_gbest();
     pending_ = x_;
   }
   return pending_;
 }
 
 // Clerc 2011, eqs. for G, x' and v: G = x + c (p + l - 2x) / 3, or x + c (p - x) / 2 when the
-// particle is its own best informant (l == p); x' uniform in H(G, |G - x|); v = w v + x' - x.
+// particle is its own best informant (l == p); x' a random point of the ball H(G, |G - x|)
+// (BallSampling); v = w v + x' - x; x += v.
 void ParticleSwarm::move_spso2011() {
   const double c = params_.c, w = params_.w;
   for (int i = 0; i < params_.swarm; ++i) {
@@ -123,11 +131,12 @@ void ParticleSwarm::move_spso2011() {
                             : Vector(x + c * (p + p_.col(l) - 2.0 * x) / 3.0);
     double sq = 0.0;
     for (Eigen::Index d = 0; d < g.size(); ++d) sq += (g[d] - x[d]) * (g[d] - x[d]);
-    const Vector target = sample_in_ball(g, std::sqrt(sq), rng_);
+    const Vector target = sample_in_ball(g, std::sqrt(sq), params_.ball, rng_);
     for (Eigen::Index d = 0; d < x.size(); ++d) {
       double v = w * v_(d, i) + (target[d] - x[d]);
       double y = x[d] + v;
-      // Confinement: clamp to the box and stop that component (SPSO-2011 reverses it at half speed).
+      // Confinement: clamp to the box and stop that component (Clerc's code reverses it at
+      // half speed instead).
       if (y < params_.low || y > params_.high) {
         y = std::clamp(y, params_.low, params_.high);
         v = 0.0;
@@ -163,7 +172,7 @@ void ParticleSwarm::tell(const Matrix& X, const Vector& f) {
       pf_[i] = clean[i];
       p_.col(i) = X.col(i);
     }
-  ++iteration_;
+  ++generation_;
   // SPSO-2011's adaptive topology: new random informants after an iteration without progress.
   if (params_.rule == SwarmRule::spso2011 && !(record_.best_f < before)) draw_topology();
   pending_.resize(setup_.dim, 0);
@@ -176,17 +185,18 @@ std::vector<std::string> ParticleSwarm::stop() const {
 double ParticleSwarm::spread() const { return pop::mean_coordinate_std(x_); }
 
 Json ParticleSwarm::state() const {
-  return {{"optimizer", name()},
-          {"dim", setup_.dim},
-          {"iteration", iteration_},
-          {"positions", pop::json_matrix(x_)},
-          {"velocities", pop::json_matrix(v_)},
-          {"pbest", pop::json_matrix(p_)},
-          {"pbest_f", pop::json_vector(pf_)},
-          {"informs", informs_},
-          {"record", record_.state()},
-          {"random", rng_.state()},
-          {"pending", pop::json_matrix(pending_)}};
+  Json j = {{"optimizer", name()},
+            {"dim", setup_.dim},
+            {"generation", generation_},
+            {"positions", pop::json_matrix(x_)},
+            {"velocities", pop::json_matrix(v_)},
+            {"pbest", pop::json_matrix(p_)},
+            {"pbest_f", pop::json_vector(pf_)},
+            {"informs", informs_},
+            {"random", rng_.state()},
+            {"pending", pop::json_matrix(pending_)}};
+  record_.save_to(j);
+  return j;
 }
 
 void ParticleSwarm::restore(const Json& state) {
@@ -200,16 +210,17 @@ void ParticleSwarm::restore(const Json& state) {
     auto informs = state.at("informs").get<std::vector<int>>();
     Matrix pending = pop::matrix_from_json(state.at("pending"), setup_.dim);
     const Eigen::Index S = params_.swarm;
+    const auto in_swarm = [&](int t) { return t >= 0 && t < S; };
     const bool ok = x.cols() == S && v.cols() == S && p.cols() == S && pf.size() == S &&
                     informs.size() == informs_.size() &&
-                    std::all_of(informs.begin(), informs.end(), [&](int t) { return t >= 0 && t < S; }) &&
+                    std::all_of(informs.begin(), informs.end(), in_swarm) &&
                     (pending.cols() == 0 || pending.cols() == S);
     if (!ok) throw OptimizerError(me + ": bad state: the swarm size differs from the options");
     pop::Record record;
-    record.restore(state.at("record"));
+    record.restore(state);
     Random rng = rng_;
     rng.restore(state.at("random"));
-    iteration_ = state.at("iteration").get<std::int64_t>();
+    generation_ = state.at("generation").get<std::int64_t>();
     x_ = std::move(x);
     v_ = std::move(v);
     p_ = std::move(p);

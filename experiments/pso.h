@@ -14,9 +14,16 @@
 
 namespace tb::opt {
 
-// A point uniformly distributed in the ball of `radius` around `centre` (Clerc 2011, the
-// "alea_sphere" of SPSO-2011): a Gaussian direction, and a radius of radius * U^(1/dim).
-Vector sample_in_ball(const Vector& centre, double radius, Random& rng);
+// How the random point x' of SPSO-2011 is drawn in the ball H(G, r): always in a uniformly
+// random direction (a normalized Gaussian vector), at a distance from G of
+//   radius: r U, U uniform in [0, 1): Clerc's reference code (its default "distrib 0"); the
+//           points are denser near G, and the swarm converges in any dimension;
+//   volume: r U^(1/dim): uniform in the volume; almost every point lies near the surface in
+//           high dimension, and the swarm then fails to contract (dim 30: no convergence).
+enum class BallSampling { radius, volume };
+
+// A random point of the ball of `radius` around `centre` (Clerc 2011, "alea_sphere").
+Vector sample_in_ball(const Vector& centre, double radius, BallSampling how, Random& rng);
 
 enum class SwarmRule {
   spso2011,       // x' in H(G, |G - x|), v = w v + x' - x; clamp x and zero v at a bound
@@ -27,6 +34,7 @@ struct SwarmParams {
   SwarmRule rule = SwarmRule::spso2011;
   int swarm = 40;
   int informants = 3;                       // K (spso2011)
+  BallSampling ball = BallSampling::radius; // spso2011
   double w = 0.0;                           // inertia
   double c = 0.0;                           // spso2011 acceleration
   double c1 = 0.0, c2 = 0.0, vmax = 0.0;    // inertia_gbest
@@ -71,7 +79,7 @@ class ParticleSwarm final : public Optimizer {
   Matrix p_;          // (dim, swarm) personal best positions
   Vector pf_;         // (swarm) their values, +inf before the first tell
   std::vector<int> informs_;  // (swarm * K) particle j informs informs_[j * K + k] (spso2011)
-  std::int64_t iteration_ = 0;
+  std::int64_t generation_ = 0;
   pop::Record record_;
   Random rng_;
   Matrix pending_;  // (dim, swarm) asked and not yet told, or (dim, 0)

@@ -112,7 +112,8 @@ TEST(Cmaes, MedianEvaluationsWithinTwentyPercentOfReference) {
     int successes = 0;
     const double m = protocol_median(c.optimizer, c.objective, 8, 11, &successes);
     EXPECT_LE(m, 1.2 * c.reference) << c.optimizer << " on " << c.objective;
-    EXPECT_GE(successes, std::string(c.objective) == "rosenbrock" ? 8 : 11) << c.optimizer << " on " << c.objective;
+    const int required = std::string(c.objective) == "rosenbrock" ? 8 : 11;  // >= 75% on Rosenbrock
+    EXPECT_GE(successes, required) << c.optimizer << " on " << c.objective;
   }
 }
 
