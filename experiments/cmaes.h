@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "cross_entropy.h"  // pop::, the option, JSON and best-so-far helpers of all optimizers
+#include "optimizer_util.h"
 #include "optimizer.h"
 
 namespace tb::opt {

@@ -16,7 +16,7 @@
 
 #include <utility>
 
-#include "cross_entropy.h"
+#include "optimizer_util.h"
 
 namespace tb::opt {
 

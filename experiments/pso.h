@@ -10,7 +10,7 @@
 // best topology, v = w v + c1 r1 (p - x) + c2 r2 (g - x) per component, velocity clamp.
 #pragma once
 
-#include "cross_entropy.h"
+#include "optimizer_util.h"
 
 namespace tb::opt {
 
