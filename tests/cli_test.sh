@@ -50,6 +50,15 @@ expect_usage_error "unknown generator" play --generator tetris99
 expect_usage_error "unknown overflow" play --overflow maybe
 expect_usage_error "unknown format" play --format xml
 expect_usage_error "negative cap" play --max-pieces -1
+expect_usage_error "unknown optimizer" optimize --optimizer sgd
+expect_usage_error "unknown objective" optimize --objective banana
+expect_usage_error "dimension zero" optimize --dim 0
+expect_usage_error "bad optimizer options" optimize --options '{"lambdaa": 3}'
+expect_usage_error "compare without a config" compare
+expect_usage_error "compare with a missing config" compare "$work/missing.toml"
+printf 'name = "x"\n[budget]\npieces = 10\n[[optimizer]]\noptimizer = "ce"\ncolour = 1\n' >"$work/bad.toml"
+expect_usage_error "compare config with an unknown key" compare "$work/bad.toml"
+expect_usage_error "resume of a folder without a config" compare --resume "$work/adir"
 
 # --out into a missing folder fails before the run.
 "$bin" play --games 1 --out "$work/missing/r.json" >/dev/null 2>&1
