@@ -47,6 +47,69 @@ Board CandidateBlock::board(int k) const {
   return b;
 }
 
+namespace {
+
+// The base board's heights and, for any span of columns, the AND of the columns outside it:
+// a row is full after a drop iff it is full outside the piece's columns and inside them.
+struct BaseBoard {
+  const Board& board;
+  int h[kMaxWidth];
+  Word left_and[kMaxWidth + 1], right_and[kMaxWidth + 1];
+};
+
+// The rare part of a drop: rows cleared, or a piece sticking out above the board.
+[[gnu::noinline]] void finish_rare(CandidateBlock& block, int k, const Orientation& o, int y,
+                                   Word full, Geometry g, Overflow overflow, int& lines, int& eroded,
+                                   bool& terminal) {
+  const bool sticks_out = y + o.height > g.height;
+  terminal = sticks_out && overflow == Overflow::strict;  // RULES `strict`: no clears
+  if (terminal) return;
+  if (full) {
+    lines = popcount(full);
+    int piece_cells = 0;
+    for (int i = 0; i < o.width; ++i) piece_cells += popcount((o.mask[i] << y) & full);
+    eroded = lines * piece_cells;
+    for (int c = 0; c < g.width; ++c) {
+      Word& v = block.cols[c * kBlockCapacity + k];
+      v = remove_rows(v, full);
+    }
+  }
+  if (sticks_out) {  // `clear-first`: over only if still above H after the clears
+    Word any = 0;
+    for (int c = 0; c < g.width; ++c) any |= block.cols[c * kBlockCapacity + k];
+    terminal = column_height(any) > g.height;
+  }
+}
+
+// Every column of one orientation of width Wd (unrolled), candidates k, k+1, ...
+template <int Wd>
+int drop_orientation(CandidateBlock& block, int k, const Orientation& o, const BaseBoard& base,
+                     Geometry g, Overflow overflow, PlyCarry carry) {
+  const Word touched = low_mask(o.height);
+  for (int x = 0; x + Wd <= g.width; ++x, ++k) {
+    int y = 0;
+    for (int i = 0; i < Wd; ++i) y = std::max(y, base.h[x + i] - o.bottom[i]);
+    Word full = base.left_and[x] & base.right_and[x + Wd] & (touched << y);
+    for (int i = 0; i < Wd; ++i) {
+      const Word v = base.board.cols[x + i] | (o.mask[i] << y);
+      block.cols[(x + i) * kBlockCapacity + k] = v;
+      full &= v;
+    }
+    int lines = 0, eroded = 0;
+    bool terminal = false;
+    if (full | static_cast<Word>(y + o.height > g.height))
+      finish_rare(block, k, o, y, full, g, overflow, lines, eroded, terminal);
+    block.values[MOVE_LANDING_X2 * kBlockCapacity + k] = 2 * y + o.height - 1;
+    block.values[MOVE_ERODED * kBlockCapacity + k] = eroded + carry.eroded;
+    block.values[MOVE_LINES * kBlockCapacity + k] = lines + carry.lines;
+    block.values[MOVE_CONSTANT * kBlockCapacity + k] = 1;
+    block.terminal[k] = terminal;
+  }
+  return k;
+}
+
+}  // namespace
+
 // The hot loop outside the kernels: built for AVX-512, AVX2 and the baseline, picked by the
 // loader at run time (GCC function multi-versioning).  Integer-only, so every clone gives the
 // same blocks.
@@ -60,54 +123,28 @@ void materialize(CandidateBlock& block, const Board& board, Piece piece, Geometr
   const int W = g.width;
   block.width = W;
 
-  // Base heights, and the AND of the columns left and right of any span: a row is full after
-  // the drop iff it is full in the untouched columns and in the piece's columns.
-  int h[kMaxWidth];
-  Word left_and[kMaxWidth + 1], right_and[kMaxWidth + 1];
-  left_and[0] = right_and[W] = ~Word{0};
+  BaseBoard base{board, {}, {}, {}};
+  base.left_and[0] = base.right_and[W] = ~Word{0};
   for (int c = 0; c < W; ++c) {
-    h[c] = column_height(board.cols[c]);
-    left_and[c + 1] = left_and[c] & board.cols[c];
+    base.h[c] = column_height(board.cols[c]);
+    base.left_and[c + 1] = base.left_and[c] & board.cols[c];
   }
-  for (int c = W - 1; c >= 0; --c) right_and[c] = right_and[c + 1] & board.cols[c];
+  for (int c = W - 1; c >= 0; --c) base.right_and[c] = base.right_and[c + 1] & board.cols[c];
   for (int c = 0; c < W; ++c) std::fill_n(&block.cols[c * kBlockCapacity], block.lanes, board.cols[c]);
 
-  for (int k = 0; k < n; ++k) {
-    const Placement pl = block.placements[k];
-    const Orientation& o = kShapes[pl.piece].orientation[pl.orientation];
-    const int x = pl.column;
-    const int y = landing_row(h, o, x);
-    Word full = left_and[x] & right_and[x + o.width] & (low_mask(o.height) << y);
-    int piece_cells_in_full = 0;
-    for (int i = 0; i < o.width; ++i) {
-      const Word cells = o.mask[i] << y;
-      const Word v = board.cols[x + i] | cells;
-      block.cols[(x + i) * kBlockCapacity + k] = v;
-      full &= v;
+  // Same order as generate_drops: orientations, then columns left to right.
+  const PieceShapes& shapes = kShapes[piece];
+  int k = 0;
+  for (int oi = 0; oi < shapes.count; ++oi) {
+    const Orientation& o = shapes.orientation[oi];
+    switch (o.width) {
+      case 1: k = drop_orientation<1>(block, k, o, base, g, overflow, carry); break;
+      case 2: k = drop_orientation<2>(block, k, o, base, g, overflow, carry); break;
+      case 3: k = drop_orientation<3>(block, k, o, base, g, overflow, carry); break;
+      default: k = drop_orientation<4>(block, k, o, base, g, overflow, carry); break;
     }
-    const bool sticks_out = y + o.height > g.height;
-    bool terminal = sticks_out && overflow == Overflow::strict;  // RULES `strict`: no clears
-    if (terminal) full = 0;
-    int lines = 0;
-    if (full) {
-      lines = popcount(full);
-      for (int i = 0; i < o.width; ++i) piece_cells_in_full += popcount((o.mask[i] << y) & full);
-      for (int c = 0; c < W; ++c) {
-        Word& v = block.cols[c * kBlockCapacity + k];
-        v = remove_rows(v, full);
-      }
-    }
-    if (sticks_out && !terminal) {  // `clear-first`: over only if still above H after clears
-      Word any = 0;
-      for (int c = 0; c < W; ++c) any |= block.cols[c * kBlockCapacity + k];
-      terminal = column_height(any) > g.height;
-    }
-    block.values[MOVE_LANDING_X2 * kBlockCapacity + k] = 2 * y + o.height - 1;
-    block.values[MOVE_ERODED * kBlockCapacity + k] = lines * piece_cells_in_full + carry.eroded;
-    block.values[MOVE_LINES * kBlockCapacity + k] = lines + carry.lines;
-    block.values[MOVE_CONSTANT * kBlockCapacity + k] = 1;
-    block.terminal[k] = terminal;
   }
+  assert(k == n);
 }
 
 LinearEvaluator::LinearEvaluator(const Policy& policy, Geometry g, FeatureKernel kernel)
