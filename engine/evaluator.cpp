@@ -161,6 +161,9 @@ LinearEvaluator::LinearEvaluator(const Policy& policy, Geometry g, FeatureKernel
   }
 }
 
+// Multi-versioned like materialize(); the sum order is the same in every clone (no FMA:
+// -ffp-contract=off), so every clone gives the same ratings.
+__attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 void LinearEvaluator::score(CandidateBlock& block) const {
   const int n = block.count;
   if (groups_) {

@@ -26,11 +26,15 @@ Json held_out(const std::vector<const Json*>& runs, const std::string& board) {
     capped += h["capped_games"].get<std::int64_t>();
     per_run.push_back(h);
   }
+  // Across runs when there are two or more; a single run falls back to its own interval
+  // over its held-out games.
   const MeanCi ci = mean_ci95(means);
+  const bool one = means.size() == 1;
+  const Json ci95 = one ? per_run[0]["ci95"] : Json{nullable(ci.low), nullable(ci.high)};
   return {{"board", board},
           {"mean_lines", ci.mean},
-          {"ci95", {nullable(ci.low), nullable(ci.high)}},
-          {"ci95_across", "runs"},
+          {"ci95", ci95},
+          {"ci95_across", one ? "games" : "runs"},
           {"median_lines", median(means)},
           {"games", games},
           {"capped_games", capped},

@@ -132,7 +132,8 @@ def main():
     md.append(f"Built from git `{meta['git']}` ({meta['compiler']}, {meta['build_type']}), "
               f"CPU {meta['cpu']}, kernel {meta['kernel']}, {meta['threads']} threads, {meta['date']}.")
     md += ["", f"## Held-out results on {exp['board']}", "",
-           "Mean of the per-run held-out means, with a 95% Student-t interval across runs; "
+           "Mean of the per-run held-out means, with a 95% Student-t interval across runs (with a "
+           "single run: across its held-out games); "
            "`vs best` is a two-sided Mann-Whitney U test of the per-run means against the best optimizer.", "",
            "| optimizer | held-out mean lines | 95% CI | median of runs | held-out games | pieces simulated / run "
            "| wall time / run | vs best (U, p) |",
@@ -141,7 +142,8 @@ def main():
         h = o["held_out"]
         lo, hi = h["ci95"]
         vs = "best" if o["vs_best"] is None else f"U={o['vs_best']['u']:g}, p={o['vs_best']['p']:.3g}"
-        md.append(f"| {o['label']} | {fmt(h['mean_lines'])} | [{fmt(lo)}, {fmt(hi)}] | {fmt(h['median_lines'])} "
+        across = "" if h.get("ci95_across", "runs") == "runs" else " (games)"
+        md.append(f"| {o['label']} | {fmt(h['mean_lines'])} | [{fmt(lo)}, {fmt(hi)}]{across} | {fmt(h['median_lines'])} "
                   f"| {h['games']} | {fmt(o['pieces']['mean'], 0)} | {fmt(o['seconds']['mean'], 2)} s | {vs} |")
     boards = [b for b in exp["heldout"]["boards"] if b != exp["board"]]
     for b in boards:
