@@ -4,6 +4,7 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
+#include <algorithm>
 #include <memory>
 
 #include "game_batch.h"
@@ -11,9 +12,12 @@
 namespace tb {
 namespace {
 
-// Games per lock-step block.  Small, because game lengths vary by orders of magnitude and a
-// block lasts as long as its longest game.
-constexpr std::int64_t kBlockGames = 4;
+// Games per lock-step block: at most 4, because game lengths vary by orders of magnitude and
+// a block lasts as long as its longest game; fewer when there are few games per thread, so
+// every thread gets work.  Blocking never changes a result.
+std::int64_t block_games(std::int64_t games, int threads) {
+  return std::clamp<std::int64_t>(games / (4 * static_cast<std::int64_t>(threads)), 1, 4);
+}
 
 // Plays games [begin, end) of the population in lock step to the end, in a batch of the
 // task's own, and writes their results to their slots.  Searchers are made on first use.
@@ -57,7 +61,7 @@ std::vector<GameResult> play_population(std::span<const Policy> policies, const 
   tbb::task_arena arena(thread_count(threads));
   arena.execute([&] {
     tbb::parallel_for(
-        tbb::blocked_range<std::int64_t>(0, total, kBlockGames),
+        tbb::blocked_range<std::int64_t>(0, total, block_games(total, thread_count(threads))),
         [&](const tbb::blocked_range<std::int64_t>& r) {
           run_block(r.begin(), r.end(), games_per_policy, first_stream, policies, config, kernel,
                     progress, results);

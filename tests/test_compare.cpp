@@ -61,6 +61,19 @@ TEST(ExperimentConfig, ParsesTheTinyConfig) {
   EXPECT_EQ(c.heldout_boards.size(), 1u);
 }
 
+TEST(ExperimentConfig, EveryShippedConfigParses) {
+  int parsed = 0;
+  for (const auto& entry : fs::directory_iterator(TB_CONFIG_DIR)) {
+    if (entry.path().extension() != ".toml") continue;
+    SCOPED_TRACE(entry.path().string());
+    const ExperimentConfig c = load_experiment(entry.path().string());
+    EXPECT_FALSE(c.optimizers.empty());
+    EXPECT_GT(c.budget_pieces, 0);
+    ++parsed;
+  }
+  EXPECT_GE(parsed, 3);  // small, paper-scale and learn-bcts
+}
+
 TEST(ExperimentConfig, RejectsBadInputWithTheKey) {
   const std::string base = "name = \"x\"\n[budget]\npieces = 10\n[[optimizer]]\noptimizer = \"ce\"\n";
   auto message = [](const std::string& text) {
