@@ -6,6 +6,8 @@
 // reference kernel (the oracle), else the benchmark is skipped with an error.
 #include <benchmark/benchmark.h>
 
+#include "bench_main.h"
+
 #include <algorithm>
 #include <exception>
 #include <map>
@@ -97,11 +99,4 @@ void register_benchmarks() {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  register_benchmarks();
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
-}
+int main(int argc, char** argv) { return tb::run_benchmarks(argc, argv, register_benchmarks); }

@@ -8,6 +8,8 @@
 // block must equal features_reference's (the oracle) in every requested slot.
 #include <benchmark/benchmark.h>
 
+#include "bench_main.h"
+
 #include <cstdint>
 #include <exception>
 #include <map>
@@ -140,11 +142,4 @@ void register_benchmarks() {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  register_benchmarks();
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
-}
+int main(int argc, char** argv) { return tb::run_benchmarks(argc, argv, register_benchmarks); }

@@ -9,6 +9,8 @@
 // in both layouts (non-terminal placements), and the whole corpus the same checksum.
 #include <benchmark/benchmark.h>
 
+#include "bench_main.h"
+
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -304,11 +306,4 @@ void register_benchmarks() {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  register_benchmarks();
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
-}
+int main(int argc, char** argv) { return tb::run_benchmarks(argc, argv, register_benchmarks); }

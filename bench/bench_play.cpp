@@ -9,6 +9,8 @@
 // results (parallel_play.h promises it), else the benchmark is skipped with an error.
 #include <benchmark/benchmark.h>
 
+#include "bench_main.h"
+
 #include <cstdint>
 #include <exception>
 #include <map>
@@ -102,11 +104,4 @@ void register_benchmarks() {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  register_benchmarks();
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
-}
+int main(int argc, char** argv) { return tb::run_benchmarks(argc, argv, register_benchmarks); }
