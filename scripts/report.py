@@ -79,6 +79,8 @@ def plot_ecdf(root, report, out):
         return False
     fig, ax = plt.subplots(figsize=(7, 4.5))
     budget = 1.0
+    first = min((p[0] for o in report["optimizers"] for p, _ in load_records(root, o["label"]) if p),
+                default=1.0)
     for o in report["optimizers"]:
         hits, pairs = [], 0
         for pieces, best in load_records(root, o["label"]):
@@ -93,7 +95,7 @@ def plot_ecdf(root, report, out):
             continue
         xs = np.sort(np.asarray(hits))
         ys = np.arange(1, len(xs) + 1) / pairs
-        ax.step(np.concatenate([[1.0], xs, [budget]]), np.concatenate([[0.0], ys, [ys[-1] if len(ys) else 0.0]]),
+        ax.step(np.concatenate([[first], xs, [budget]]), np.concatenate([[0.0], ys, [ys[-1] if len(ys) else 0.0]]),
                 where="post", label=o["label"])
     ax.set_xscale("log")
     ax.set_ylim(0, 1.02)
@@ -128,6 +130,12 @@ def main():
               f"Fitness: {exp['fitness']['statistic']} over {exp['fitness']['games']} games "
               f"(cap {fmt(exp['fitness']['max_pieces'], 0)} pieces), the same streams for every candidate "
               f"of a generation.  Held-out: {exp['heldout']['games']} games per run on fresh streams.")
+    cap = exp["fitness"]["max_pieces"]
+    if cap and exp["fitness"]["statistic"] == "mean_lines":
+        width = int(exp["board"].split("x")[0])
+        md.append("")
+        md.append(f"Training fitness cannot exceed {fmt(cap * 4 / width, 0)} lines (the piece cap x 4 cells / "
+                  f"{width} columns); policies above that level are told apart only by the held-out games.")
     md.append("")
     md.append(f"Built from git `{meta['git']}` ({meta['compiler']}, {meta['build_type']}), "
               f"CPU {meta['cpu']}, kernel {meta['kernel']}, {meta['threads']} threads, {meta['date']}.")
