@@ -97,7 +97,7 @@ void read_rules(Table t, ExperimentConfig& c) {
   t.reject_unknown();
 }
 
-OptimizerSpec read_optimizer(Table t, const std::string& where) {
+OptimizerSpec read_optimizer(Table t) {
   OptimizerSpec s;
   s.optimizer = t.get<std::string>("optimizer", "");
   if (s.optimizer.empty()) t.fail("optimizer", "missing");
@@ -116,7 +116,6 @@ OptimizerSpec read_optimizer(Table t, const std::string& where) {
     if (!o->is_table()) t.fail("options", "expected a table");
     s.options = toml_to_json(*o);
   }
-  (void)where;
   t.reject_unknown();
   return s;
 }
@@ -203,7 +202,7 @@ ExperimentConfig parse_experiment(const std::string& text, const std::string& or
     const std::string where = "optimizer[" + std::to_string(i) + "]";
     const toml::table* t = (*opts)[i].as_table();
     if (!t) top.fail("optimizer", "expected [[optimizer]] tables");
-    c.optimizers.push_back(read_optimizer(Table(t, where, origin), where));
+    c.optimizers.push_back(read_optimizer(Table(t, where, origin)));
     if (!labels.insert(c.optimizers.back().label).second)
       top.fail("optimizer", "duplicate label '" + c.optimizers.back().label + "'");
   }
