@@ -124,14 +124,17 @@ void step_game(GameBatch& b, std::int64_t g, Searcher& searcher) {
   if (config.tie_noise > 0)
     noise = {stream_key(config.seed ^ kTieNoiseStream, b.stream_id[g]),
              static_cast<std::uint64_t>(b.pieces[g]) * kMaxPlacements};
-  const Placement pl = searcher.choose(board, static_cast<Piece>(b.current[g]),
-                                       static_cast<Piece>(b.next[g]), config.tie_noise, &noise);
-  const Move m = drop(board, pl, geo, config.rules.overflow);
+  const int k = searcher.choose_index(board, static_cast<Piece>(b.current[g]),
+                                      static_cast<Piece>(b.next[g]), config.tie_noise, &noise);
+  // The chosen candidate already holds the board after the drop and its clears.
+  const CandidateBlock& chosen = searcher.first_ply();
+  board = chosen.board(k);
+  const int lines = chosen.value(MOVE_LINES, k);
   b.pieces[g] += 1;
-  b.lines[g] += m.lines;
-  b.points[g] += kClassicPoints[m.lines];
-  b.tetrises[g] += m.lines == 4;
-  if (m.game_over) {
+  b.lines[g] += lines;
+  b.points[g] += kClassicPoints[lines];
+  b.tetrises[g] += lines == 4;
+  if (chosen.terminal[k]) {
     b.status[g] = GameStatus::over;
   } else {
     const Measure after = measure(board, geo);

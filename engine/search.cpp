@@ -24,6 +24,11 @@ double Searcher::best_follow_up(const CandidateBlock& first, int k, Piece next) 
 
 Placement Searcher::choose(const Board& board, Piece current, Piece next, double tie_noise,
                            CounterRng* noise) {
+  return ply1_->placements[choose_index(board, current, next, tie_noise, noise)];
+}
+
+int Searcher::choose_index(const Board& board, Piece current, Piece next, double tie_noise,
+                           CounterRng* noise) {
   CandidateBlock& b = *ply1_;
   materialize(b, board, current, rules_.geometry, rules_.overflow);
   if (rules_.lookahead == 1) {
@@ -38,7 +43,7 @@ Placement Searcher::choose(const Board& board, Piece current, Piece next, double
   int best = 0;
   for (int k = 1; k < b.count; ++k)
     if (b.score[k] > b.score[best]) best = k;
-  return b.placements[best];
+  return best;
 }
 
 }  // namespace tb

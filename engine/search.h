@@ -22,6 +22,11 @@ class Searcher {
   // `next` is used when rules.lookahead == 1.  `noise` may be null (no tie noise).
   Placement choose(const Board& board, Piece current, Piece next, double tie_noise,
                    CounterRng* noise);
+  // The same choice as an index into first_ply(), whose column holds the board after the
+  // move and its clears (materialize() equals drop(); tests/test_materialize.cpp).
+  int choose_index(const Board& board, Piece current, Piece next, double tie_noise,
+                   CounterRng* noise);
+  const CandidateBlock& first_ply() const { return *ply1_; }
 
  private:
   double best_follow_up(const CandidateBlock& first, int k, Piece next);

@@ -51,6 +51,13 @@ struct Lanes {
     return x | (x >> 16);
   }
 
+  // low_mask(h) for the column's height h = bit_width(x): a variable shift where the ISA has
+  // one per lane (AVX2, AVX-512: a count of 32 gives 0, so the mask is all ones), else smear.
+  static U below_top(U x, U h) {
+    if constexpr (N >= 8) return (U(1u) << h) - U(1u);
+    return smear(x);
+  }
+
   static U bit_width(U x) {
 #if defined(__AVX512CD__)
     if constexpr (N == 16) return U(32u) - U(_mm512_lzcnt_epi32(x));
@@ -103,10 +110,13 @@ void board_lanes(const Word* cols, int stride, int width, int height, std::uint3
     for (int c = 0; c < W; ++c) t = t + L::popcnt(col[c] ^ ((col[c] << 1) | U(1u)));
     put(SLOT_COL_TRANSITIONS, t);
   }
+  U filled[kMaxWidth];  // cells per column, shared by holes and hole depth
+  if (groups & (G_HOLES | G_COL_HOLES | G_HOLE_DEPTH))
+    for (int c = 0; c < W; ++c) filled[c] = L::popcnt(col[c]);
   if (groups & (G_HOLES | G_COL_HOLES)) {
     U holes = zero;
     for (int c = 0; c < W; ++c) {
-      const U col_holes = h[c] - L::popcnt(col[c]);
+      const U col_holes = h[c] - filled[c];
       holes = holes + col_holes;
       if (groups & G_COL_HOLES) put(SLOT_COL_HOLES + c, col_holes);
     }
@@ -114,13 +124,12 @@ void board_lanes(const Word* cols, int stride, int width, int height, std::uint3
   }
   if (groups & G_ROWS_WITH_HOLES) {
     U any_hole_row = zero;
-    for (int c = 0; c < W; ++c) any_hole_row = any_hole_row | (L::smear(col[c]) & ~col[c]);
+    for (int c = 0; c < W; ++c) any_hole_row = any_hole_row | (L::below_top(col[c], h[c]) & ~col[c]);
     put(SLOT_ROWS_WITH_HOLES, L::popcnt(any_hole_row));
   }
   if (groups & G_HOLE_DEPTH) {
-    U depth = zero;
-    for (int c = 0; c < W; ++c)
-      depth = depth + L::popcnt(col[c]) - L::popcnt(col[c] & ~(col[c] + U(1u)));
+    U depth = zero;  // filled cells minus the unbroken run from the floor
+    for (int c = 0; c < W; ++c) depth = depth + filled[c] - L::popcnt(col[c] & ~(col[c] + U(1u)));
     put(SLOT_HOLE_DEPTH, depth);
   }
   if (groups & (G_WELLS | G_WELLS_FAST)) {
