@@ -4,15 +4,8 @@
 #include <limits>
 
 namespace tb {
-namespace {
 
-// Value row and kernel group of each scalar Feature; vector features add the column index.
-struct Source {
-  int slot;
-  std::uint32_t group;
-};
-
-Source source_of(Feature f) {
+FeatureSource feature_source(Feature f) {
   switch (f) {
     case Feature::landing_height: return {MOVE_LANDING_X2, 0};
     case Feature::eroded_cells: return {MOVE_ERODED, 0};
@@ -38,8 +31,6 @@ Source source_of(Feature f) {
   }
   return {MOVE_CONSTANT, 0};
 }
-
-}  // namespace
 
 Board CandidateBlock::board(int k) const {
   Board b;
@@ -152,7 +143,7 @@ LinearEvaluator::LinearEvaluator(const Policy& policy, Geometry g, FeatureKernel
   check_dimension(policy, g.width);
   std::size_t w = 0;
   for (Feature f : policy.features->features) {
-    const Source s = source_of(f);
+    const FeatureSource s = feature_source(f);
     groups_ |= s.group;
     for (int i = 0; i < feature_width(f, g.width); ++i, ++w) {
       const double scale = s.slot == MOVE_LANDING_X2 ? 0.5 : 1.0;

@@ -42,6 +42,18 @@ struct CandidateBlock {
   std::int32_t value(int slot, int k) const { return values[slot * kBlockCapacity + k]; }
 };
 
+// Where a feature's values live: its row of CandidateBlock::values (a vector feature's values
+// follow from there, one per column) and the kernel group that fills it (0 for the move
+// features and the constant, which materialize() fills).
+struct FeatureSource {
+  int slot;
+  std::uint32_t group;
+};
+FeatureSource feature_source(Feature f);
+inline bool is_move_feature(Feature f) {
+  return f == Feature::landing_height || f == Feature::eroded_cells || f == Feature::lines;
+}
+
 // What a first ply adds to each second-ply candidate's move features.
 struct PlyCarry {
   int lines = 0;

@@ -19,38 +19,6 @@ double td_step(Eigen::VectorXd& w, Eigen::VectorXd& e, const Eigen::VectorXd& ph
   return delta;
 }
 
-namespace {
-
-struct Source {
-  int slot;
-  std::uint32_t group;
-};
-
-// Kernel slot and group of the afterstate features; slot -1 for move features.
-Source source_of(Feature f) {
-  switch (f) {
-    case Feature::row_transitions: return {SLOT_ROW_TRANSITIONS, G_ROW_TRANSITIONS};
-    case Feature::col_transitions: return {SLOT_COL_TRANSITIONS, G_COL_TRANSITIONS};
-    case Feature::holes: return {SLOT_HOLES, G_HOLES};
-    case Feature::wells: return {SLOT_WELLS, G_WELLS};
-    case Feature::wells_fast: return {SLOT_WELLS_FAST, G_WELLS_FAST};
-    case Feature::hole_depth: return {SLOT_HOLE_DEPTH, G_HOLE_DEPTH};
-    case Feature::rows_with_holes: return {SLOT_ROWS_WITH_HOLES, G_ROWS_WITH_HOLES};
-    case Feature::diversity: return {SLOT_DIVERSITY, G_DIVERSITY};
-    case Feature::max_height: return {SLOT_MAX_HEIGHT, G_MAX_HEIGHT};
-    case Feature::agg_height: return {SLOT_AGG_HEIGHT, G_AGG_HEIGHT};
-    case Feature::bumpiness: return {SLOT_BUMPINESS, G_BUMPINESS};
-    case Feature::height: return {SLOT_HEIGHT, G_HEIGHTS};
-    case Feature::diff: return {SLOT_DIFF, G_DIFFS};
-    case Feature::col_holes: return {SLOT_COL_HOLES, G_COL_HOLES};
-    case Feature::col_wells: return {SLOT_COL_WELLS, G_COL_WELLS};
-    case Feature::row_fill: return {SLOT_ROW_FILL, G_ROW_FILL};
-    case Feature::constant: return {MOVE_CONSTANT, 0};
-    default: return {-1, 0};  // landing_height, eroded_cells, lines
-  }
-}
-
-}  // namespace
 
 AfterstateFeatures::AfterstateFeatures(const std::string& set_name, Geometry g, FeatureKernel kernel)
     : geometry_(g), kernel_(kernel), lanes_(kernel_lanes(kernel)) {
@@ -58,8 +26,8 @@ AfterstateFeatures::AfterstateFeatures(const std::string& set_name, Geometry g, 
   if (!set) throw std::invalid_argument("td: unknown feature set '" + set_name + "'");
   if (const std::string why = check_geometry(g); !why.empty()) throw std::invalid_argument("td: " + why);
   for (Feature f : set->features) {
-    const Source s = source_of(f);
-    if (s.slot < 0)
+    const FeatureSource s = feature_source(f);
+    if (is_move_feature(f))
       throw std::invalid_argument("td: feature set '" + set_name + "' has the move feature '" +
                                   std::string(feature_name(f)) + "', not an afterstate feature");
     groups_ |= s.group;
