@@ -83,7 +83,7 @@ int run_play(const PlayOptions& o) {
   PlayRun run;
   run.config = make_config(o);
   run.policy = load_policy(o.policy);
-  check_dimension(run.policy, run.config.rules.geometry.width);
+  check_dimension(run.policy, run.config.rules.geometry);
   run.first_game = o.first_game;
   run.threads = thread_count(o.threads);
   const KernelVariant& kernel = choose_kernel(o.kernel);

@@ -42,7 +42,8 @@ std::string play_json(const PlayRun& r) {
   doc["schema_version"] = 1;
   doc["tool"] = {{"name", "tetrisbench"}, {"version", kVersion}, {"git", kGitCommit}};
   doc["policy"] = {{"name", r.policy.name},
-                   {"features", r.policy.features->name},
+                   {"features", feature_label(r.policy)},
+                   {"reward_lines", r.policy.reward_lines},
                    {"rules", r.policy.rules},
                    {"weights", r.policy.weights},
                    {"source", r.policy.source}};
@@ -88,7 +89,7 @@ std::string play_table(const PlayRun& r) {
   std::ostringstream out;
   char buf[256];
   std::snprintf(buf, sizeof buf, "policy %s (%s) on %dx%d, rules %s (drop, %s, %s), seed %llu\n",
-                r.policy.name.c_str(), std::string(r.policy.features->name).c_str(),
+                r.policy.name.c_str(), feature_label(r.policy).c_str(),
                 rules.geometry.width, rules.geometry.height, rule_set_name(rules).c_str(),
                 to_string(rules.overflow), to_string(rules.generator),
                 static_cast<unsigned long long>(r.config.seed));

@@ -99,6 +99,20 @@ int drop_orientation(CandidateBlock& block, int k, const Orientation& o, const B
   return k;
 }
 
+// Multi-versioned like materialize(); the sum order is the same in every clone (no FMA:
+// -ffp-contract=off), so every clone gives the same ratings.
+__attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+void sum_terms(CandidateBlock& block, const LinearTerm* terms, int term_count) {
+  const int n = block.count;
+  for (int k = 0; k < n; ++k) block.score[k] = 0.0;
+  for (int t = 0; t < term_count; ++t) {
+    const std::int32_t* v = &block.values[terms[t].slot * kBlockCapacity];
+    for (int k = 0; k < n; ++k) block.score[k] += terms[t].weight * v[k];
+  }
+  for (int k = 0; k < n; ++k)
+    if (block.terminal[k]) block.score[k] = -std::numeric_limits<double>::infinity();
+}
+
 }  // namespace
 
 // The hot loop outside the kernels: built for AVX-512, AVX2 and the baseline, picked by the
@@ -140,7 +154,7 @@ void materialize(CandidateBlock& block, const Board& board, Piece piece, Geometr
 
 LinearEvaluator::LinearEvaluator(const Policy& policy, Geometry g, FeatureKernel kernel)
     : geometry_(g), kernel_(kernel), lanes_(kernel_lanes(kernel)) {
-  check_dimension(policy, g.width);
+  check_dimension(policy, g);
   std::size_t w = 0;
   for (Feature f : policy.features->features) {
     const FeatureSource s = feature_source(f);
@@ -150,25 +164,36 @@ LinearEvaluator::LinearEvaluator(const Policy& policy, Geometry g, FeatureKernel
       terms_.push_back({s.slot + i, policy.weights[w] * scale});
     }
   }
+  if (policy.reward_lines) terms_.push_back({MOVE_LINES, 1.0});
 }
 
-// Multi-versioned like materialize(); the sum order is the same in every clone (no FMA:
-// -ffp-contract=off), so every clone gives the same ratings.
-__attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+std::unique_ptr<Evaluator> make_evaluator(const Policy& policy, Geometry g, FeatureKernel kernel) {
+  check_dimension(policy, g);
+  if (policy.network) return std::make_unique<NTupleEvaluator>(policy);
+  return std::make_unique<LinearEvaluator>(policy, g, kernel);
+}
+
+NTupleEvaluator::NTupleEvaluator(const Policy& policy)
+    : network_(policy.network), reward_lines_(policy.reward_lines) {}
+
+void NTupleEvaluator::score(CandidateBlock& block) const {
+  for (int k = 0; k < block.count; ++k) {
+    if (block.terminal[k]) {
+      block.score[k] = -std::numeric_limits<double>::infinity();
+      continue;
+    }
+    const double lines = reward_lines_ ? block.value(MOVE_LINES, k) : 0.0;
+    block.score[k] = lines + network_->value(block.board(k));
+  }
+}
+
 void LinearEvaluator::score(CandidateBlock& block) const {
-  const int n = block.count;
   if (groups_) {
-    const int lanes = (n + lanes_ - 1) / lanes_ * lanes_;  // <= block.lanes
+    const int lanes = (block.count + lanes_ - 1) / lanes_ * lanes_;  // <= block.lanes
     const BoardBlock view{block.cols.data(), kBlockCapacity, lanes, geometry_.width, geometry_.height};
     kernel_(view, groups_, block.values.data());
   }
-  for (int k = 0; k < n; ++k) block.score[k] = 0.0;
-  for (const Term& t : terms_) {
-    const std::int32_t* v = &block.values[t.slot * kBlockCapacity];
-    for (int k = 0; k < n; ++k) block.score[k] += t.weight * v[k];
-  }
-  for (int k = 0; k < n; ++k)
-    if (block.terminal[k]) block.score[k] = -std::numeric_limits<double>::infinity();
+  sum_terms(block, terms_.data(), static_cast<int>(terms_.size()));
 }
 
 }  // namespace tb

@@ -1,8 +1,10 @@
-// Linear evaluation of a block of candidate placements (DESIGN "Decision", steps 2-4).
+// Evaluation of a block of candidate placements (DESIGN "Decision", steps 2-4): linear over a
+// feature set, or an n-tuple network; make_evaluator() picks the one a policy needs.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "feature_kernels.h"
@@ -65,22 +67,46 @@ struct PlyCarry {
 void materialize(CandidateBlock& block, const Board& board, Piece piece, Geometry g,
                  Overflow overflow, PlyCarry carry = {});
 
-class LinearEvaluator {
+// Sets block.score for block.count candidates; a terminal candidate scores -infinity.  One
+// virtual call per block, never per candidate.
+class Evaluator {
+ public:
+  virtual ~Evaluator() = default;
+  virtual void score(CandidateBlock& block) const = 0;
+};
+
+// Throws PolicyError if the policy does not fit the board.
+std::unique_ptr<Evaluator> make_evaluator(const Policy& policy, Geometry g, FeatureKernel kernel);
+
+struct LinearTerm {
+  int slot;       // row of CandidateBlock::values
+  double weight;  // policy weight, times 1/2 for MOVE_LANDING_X2 (exact)
+};
+
+// w . features, plus the move's lines when the policy has `reward lines`.
+class LinearEvaluator final : public Evaluator {
  public:
   LinearEvaluator(const Policy& policy, Geometry g, FeatureKernel kernel);
-  // Computes the features and sets block.score; a terminal candidate scores -infinity.
-  void score(CandidateBlock& block) const;
+  // Computes the features and sets block.score.
+  void score(CandidateBlock& block) const override;
 
  private:
-  struct Term {
-    int slot;       // row of CandidateBlock::values
-    double weight;  // policy weight, times 1/2 for MOVE_LANDING_X2 (exact)
-  };
-  std::vector<Term> terms_;  // in the policy's weight order: the sum order is fixed
+  std::vector<LinearTerm> terms_;  // in the policy's weight order: the sum order is fixed
   std::uint32_t groups_ = 0;
   Geometry geometry_;
   FeatureKernel kernel_;
   int lanes_;  // the kernel's vector width: it sees the block padded to a multiple of it
+};
+
+// The network's value of each candidate board, plus the move's lines with `reward lines`.
+class NTupleEvaluator final : public Evaluator {
+ public:
+  explicit NTupleEvaluator(const Policy& policy);
+  void score(CandidateBlock& block) const override;
+
+ private:
+  std::shared_ptr<const NTupleNetwork> network_;
+  bool reward_lines_;
 };
 
 }  // namespace tb

@@ -55,7 +55,7 @@ std::vector<GameResult> play_population(std::span<const Policy> policies, const 
                                         std::int64_t games_per_policy, int threads,
                                         FeatureKernel kernel, PlayProgress* progress,
                                         std::uint64_t first_stream) {
-  for (const Policy& p : policies) check_dimension(p, config.rules.geometry.width);
+  for (const Policy& p : policies) check_dimension(p, config.rules.geometry);
   const std::int64_t total = static_cast<std::int64_t>(policies.size()) * games_per_policy;
   std::vector<GameResult> results(static_cast<std::size_t>(total));
   tbb::task_arena arena(thread_count(threads));

@@ -8,6 +8,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "ntuple_file.h"
+#include "text_lines.h"
+
 namespace tb {
 
 // Generated from results/policies/*.policy (results/CMakeLists.txt).
@@ -21,12 +24,6 @@ extern const int kBuiltinPolicyCount;
 namespace {
 
 constexpr std::string_view kMagic = "tetrisbench-policy";
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
 
 std::vector<double> parse_weights(std::string_view rest, const std::string& where) {
   std::vector<double> w;
@@ -53,14 +50,9 @@ Policy parse_policy(std::string_view text, std::string_view origin) {
   for (std::string raw; std::getline(in, raw);) {
     ++line_no;
     const std::string where = std::string(origin) + ":" + std::to_string(line_no);
-    std::string_view line = raw;
-    if (const auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
-    line = trim(line);
-    if (line.empty()) continue;
+    const auto [key, value] = split_line(raw);
+    if (key.empty()) continue;
     if (ended) throw PolicyError(where + ": text after 'end'");
-    const auto sp = line.find_first_of(" \t");
-    const std::string_view key = line.substr(0, sp);
-    const std::string_view value = sp == std::string_view::npos ? "" : trim(line.substr(sp));
     if (!magic) {
       if (key != kMagic || value != "1")
         throw PolicyError(where + ": not a tetrisbench policy file (expected 'tetrisbench-policy 1')");
@@ -74,6 +66,9 @@ Policy parse_policy(std::string_view text, std::string_view origin) {
       p.rules = value;
     } else if (key == "source") {
       p.source = value;
+    } else if (key == "reward") {
+      if (value != "lines") throw PolicyError(where + ": reward must be 'lines'");
+      p.reward_lines = true;
     } else if (key == "weights") {
       p.weights = parse_weights(value, where);
       has_weights = true;
@@ -93,18 +88,33 @@ Policy parse_policy(std::string_view text, std::string_view origin) {
 }
 
 std::string format_policy(const Policy& p) {
+  if (p.network) return format_ntuple_policy(p);
   std::ostringstream out;
   out.precision(17);
   out << kMagic << " 1\nname " << p.name << "\nfeatures " << p.features->name << "\nrules "
       << p.rules << "\n";
   if (!p.source.empty()) out << "source " << p.source << "\n";
+  if (p.reward_lines) out << "reward lines\n";
   out << "weights";
   for (double w : p.weights) out << ' ' << w;
   out << "\nend\n";
   return out.str();
 }
 
-void check_dimension(const Policy& p, int board_width) {
+std::string feature_label(const Policy& p) {
+  return p.network ? "ntuple-" + std::string(kNTupleLayout) : std::string(p.features->name);
+}
+
+void check_dimension(const Policy& p, Geometry board) {
+  if (p.network) {
+    const Geometry g = p.network->geometry();
+    if (g.width != board.width || g.height != board.height)
+      throw PolicyError("policy '" + p.name + "' is an n-tuple network for " + std::to_string(g.width) +
+                        "x" + std::to_string(g.height) + ", not " + std::to_string(board.width) + "x" +
+                        std::to_string(board.height));
+    return;
+  }
+  const int board_width = board.width;
   const int need = p.features->dimension(board_width);
   if (static_cast<int>(p.weights.size()) != need)
     throw PolicyError("policy '" + p.name + "' has " + std::to_string(p.weights.size()) +
@@ -139,7 +149,9 @@ Policy load_policy(std::string_view name_or_path) {
   std::ostringstream text;
   text << f.rdbuf();
   if (f.bad()) throw PolicyError("cannot read policy file '" + path + "'");
-  return parse_policy(text.str(), path);
+  const std::string body = text.str();
+  if (body.starts_with(kNTupleMagic)) return parse_ntuple_policy(body, path);
+  return parse_policy(body, path);
 }
 
 }  // namespace tb

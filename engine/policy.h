@@ -1,4 +1,6 @@
-// A policy: a named feature set and one weight per feature value.
+// A policy: a named feature set and one weight per feature value (a linear evaluation), or an
+// n-tuple network (engine/ntuple.h).  Either may add the lines cleared by the move to its
+// rating (`reward lines`): then the evaluation is an afterstate value, as TD learning makes.
 //
 // Weight file format, version 1 (docs/policy-format.md).  One `key value...` per line, `#`
 // starts a comment, and the file must end with `end` so that a truncated file is caught:
@@ -9,21 +11,27 @@
 //   source Thiery & Scherrer (2009) ...
 //   weights -12.629 6.601974 ...
 //   end
+// Optional: `reward lines`.  N-tuple networks have their own file, "tetrisbench-ntuple 1"
+// (engine/ntuple_file.h); load_policy() reads both.
 #pragma once
 
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "feature_set.h"
+#include "ntuple.h"
 
 namespace tb {
 
 struct Policy {
   std::string name;
-  const FeatureSet* features = nullptr;
-  std::vector<double> weights;  // (features->dimension(W))
+  const FeatureSet* features = nullptr;  // a linear policy's set; null for an n-tuple network
+  std::vector<double> weights;           // (features->dimension(W))
+  bool reward_lines = false;             // rating = lines cleared by the move + evaluation
+  std::shared_ptr<const NTupleNetwork> network;  // an n-tuple policy's tables
   std::string rules = "research";
   std::string source;
 };
@@ -37,8 +45,12 @@ struct PolicyError : std::runtime_error {
 Policy parse_policy(std::string_view text, std::string_view origin);
 std::string format_policy(const Policy& p);
 
-// Throws PolicyError unless the weight count fits the feature set on this board width.
-void check_dimension(const Policy& p, int board_width);
+// "bcts", or "ntuple-v1" for an n-tuple network.
+std::string feature_label(const Policy& p);
+
+// Throws PolicyError unless the weight count fits the feature set on this board (an n-tuple
+// network only plays the board it was made for).
+void check_dimension(const Policy& p, Geometry board);
 
 // The reference policies of results/policies/, compiled in: dellacherie, bcts, dt20,
 // eltetris, lee, article3.

@@ -7,7 +7,7 @@ namespace tb {
 
 Searcher::Searcher(const Policy& policy, const Rules& rules, FeatureKernel kernel)
     : rules_(rules),
-      evaluator_(policy, rules.geometry, kernel),
+      evaluator_(make_evaluator(policy, rules.geometry, kernel)),
       ply1_(std::make_unique<CandidateBlock>()),
       ply2_(std::make_unique<CandidateBlock>()) {}
 
@@ -16,7 +16,7 @@ double Searcher::best_follow_up(const CandidateBlock& first, int k, Piece next) 
   // count in the pair's "lines" (and eroded cells).
   const PlyCarry carry{first.value(MOVE_LINES, k), first.value(MOVE_ERODED, k)};
   materialize(*ply2_, first.board(k), next, rules_.geometry, rules_.overflow, carry);
-  evaluator_.score(*ply2_);
+  evaluator_->score(*ply2_);
   double best = -DBL_MAX;
   for (int j = 0; j < ply2_->count; ++j) best = ply2_->score[j] > best ? ply2_->score[j] : best;
   return best;
@@ -35,7 +35,7 @@ int Searcher::choose_index(const Board& board, Piece current, Piece next, double
     for (int k = 0; k < b.count; ++k)
       b.score[k] = b.terminal[k] ? -HUGE_VAL : best_follow_up(b, k, next);
   } else {
-    evaluator_.score(b);
+    evaluator_->score(b);
   }
   if (noise && tie_noise > 0)
     for (int k = 0; k < b.count; ++k) b.score[k] += tie_noise * noise->unit();

@@ -32,7 +32,7 @@ class Searcher {
   double best_follow_up(const CandidateBlock& first, int k, Piece next);
 
   Rules rules_;
-  LinearEvaluator evaluator_;
+  std::unique_ptr<Evaluator> evaluator_;
   std::unique_ptr<CandidateBlock> ply1_, ply2_;  // ~30 KB each, kept off the stack
 };
 

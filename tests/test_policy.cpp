@@ -87,7 +87,7 @@ TEST(Builtin, EachLoadsWithItsFeatureSetDimensionAndWeights) {
     EXPECT_EQ(p.features, find_feature_set(want.feature_set));
     EXPECT_EQ(p.features->dimension(10), dims[i]);
     EXPECT_EQ(static_cast<int>(p.weights.size()), p.features->dimension(10));
-    EXPECT_NO_THROW(check_dimension(p, 10));
+    EXPECT_NO_THROW(check_dimension(p, Geometry{10, 10}));
     EXPECT_EQ(p.weights, want.weights);
     EXPECT_EQ(p.name, want.name);
     EXPECT_EQ(p.rules, "research");
@@ -177,7 +177,7 @@ TEST(RoundTrip, VectorFeatureSetAtWidth10) {
   for (int i = 0; i < 44; ++i) p.weights.push_back(std::ldexp(i - 20.5, -i));
   const Policy q = parse_policy(format_policy(p), "td.policy");
   expect_same_policy(p, q);
-  EXPECT_NO_THROW(check_dimension(q, 10));
+  EXPECT_NO_THROW(check_dimension(q, Geometry{10, 10}));
 }
 
 TEST(Parse, AcceptsCommentsBlankLinesAndCrlf) {
@@ -291,17 +291,17 @@ Policy with_weights(std::string_view set, int n) {
 }
 
 TEST(Dimension, WrongWeightCountThrows) {
-  EXPECT_NO_THROW(check_dimension(with_weights("bcts", 8), 10));
-  EXPECT_THROW(check_dimension(with_weights("bcts", 7), 10), PolicyError);
-  EXPECT_THROW(check_dimension(with_weights("bcts", 9), 10), PolicyError);
-  EXPECT_THROW(check_dimension(with_weights("lee", 0), 10), PolicyError);
-  const std::string msg = policy_error([] { check_dimension(with_weights("dellacherie", 5), 10); });
+  EXPECT_NO_THROW(check_dimension(with_weights("bcts", 8), Geometry{10, 10}));
+  EXPECT_THROW(check_dimension(with_weights("bcts", 7), Geometry{10, 10}), PolicyError);
+  EXPECT_THROW(check_dimension(with_weights("bcts", 9), Geometry{10, 10}), PolicyError);
+  EXPECT_THROW(check_dimension(with_weights("lee", 0), Geometry{10, 10}), PolicyError);
+  const std::string msg = policy_error([] { check_dimension(with_weights("dellacherie", 5), Geometry{10, 10}); });
   EXPECT_TRUE(contains(msg, "5")) << msg;
   EXPECT_TRUE(contains(msg, "6")) << msg;
   // A built-in loaded and then cut short.
   Policy p = load_policy("dt20");
   p.weights.pop_back();
-  EXPECT_THROW(check_dimension(p, 10), PolicyError);
+  EXPECT_THROW(check_dimension(p, Geometry{10, 10}), PolicyError);
 }
 
 TEST(Dimension, Td44Needs4WPlus4) {
@@ -310,13 +310,13 @@ TEST(Dimension, Td44Needs4WPlus4) {
   EXPECT_EQ(td->dimension(10), 44);
   for (int w = 4; w <= 16; ++w) {
     EXPECT_EQ(td->dimension(w), 4 * w + 4) << w;
-    EXPECT_NO_THROW(check_dimension(with_weights("td44", 4 * w + 4), w)) << w;
-    EXPECT_THROW(check_dimension(with_weights("td44", 4 * w + 3), w), PolicyError) << w;
-    EXPECT_THROW(check_dimension(with_weights("td44", 4 * w + 5), w), PolicyError) << w;
+    EXPECT_NO_THROW(check_dimension(with_weights("td44", 4 * w + 4), Geometry{w, 10})) << w;
+    EXPECT_THROW(check_dimension(with_weights("td44", 4 * w + 3), Geometry{w, 10}), PolicyError) << w;
+    EXPECT_THROW(check_dimension(with_weights("td44", 4 * w + 5), Geometry{w, 10}), PolicyError) << w;
   }
   // 44 weights fit only W = 10.
-  EXPECT_THROW(check_dimension(with_weights("td44", 44), 9), PolicyError);
-  EXPECT_THROW(check_dimension(with_weights("td44", 44), 11), PolicyError);
+  EXPECT_THROW(check_dimension(with_weights("td44", 44), Geometry{9, 10}), PolicyError);
+  EXPECT_THROW(check_dimension(with_weights("td44", 44), Geometry{11, 10}), PolicyError);
 }
 
 TEST(Dimension, BertsekasNeeds2WPlus2) {
@@ -325,8 +325,8 @@ TEST(Dimension, BertsekasNeeds2WPlus2) {
   EXPECT_EQ(b->dimension(10), 22);
   for (int w = 4; w <= 16; ++w) {
     EXPECT_EQ(b->dimension(w), 2 * w + 2) << w;
-    EXPECT_NO_THROW(check_dimension(with_weights("bertsekas", 2 * w + 2), w)) << w;
-    EXPECT_THROW(check_dimension(with_weights("bertsekas", 2 * w + 1), w), PolicyError) << w;
+    EXPECT_NO_THROW(check_dimension(with_weights("bertsekas", 2 * w + 2), Geometry{w, 10})) << w;
+    EXPECT_THROW(check_dimension(with_weights("bertsekas", 2 * w + 1), Geometry{w, 10}), PolicyError) << w;
   }
 }
 

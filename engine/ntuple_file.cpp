@@ -1,0 +1,109 @@
+#include "ntuple_file.h"
+
+#include <charconv>
+#include <cmath>
+#include <sstream>
+
+#include "text_lines.h"
+
+namespace tb {
+namespace {
+
+template <typename T>
+bool parse_number(std::string_view tok, T& out) {
+  const auto [ptr, ec] = std::from_chars(tok.data(), tok.data() + tok.size(), out);
+  return ec == std::errc{} && ptr == tok.data() + tok.size();
+}
+
+bool parse_board(std::string_view v, Geometry& g) {
+  const auto x = v.find('x');
+  return x != std::string_view::npos && parse_number(v.substr(0, x), g.width) &&
+         parse_number(v.substr(x + 1), g.height);
+}
+
+}  // namespace
+
+Policy parse_ntuple_policy(std::string_view text, std::string_view origin) {
+  Policy p;
+  std::shared_ptr<NTupleNetwork> net;
+  bool magic = false, ended = false, has_layout = false;
+  long long entries = -1, seen = 0;
+  int line_no = 0;
+  std::istringstream in{std::string(text)};
+  for (std::string raw; std::getline(in, raw);) {
+    ++line_no;
+    const std::string where = std::string(origin) + ":" + std::to_string(line_no);
+    const auto [key, value] = split_line(raw);
+    if (key.empty()) continue;
+    if (ended) throw PolicyError(where + ": text after 'end'");
+    if (!magic) {
+      if (key != kNTupleMagic || value != "1")
+        throw PolicyError(where + ": not an n-tuple network file (expected 'tetrisbench-ntuple 1')");
+      magic = true;
+    } else if (entries >= 0 && seen < entries) {  // `index value`
+      std::uint64_t index = 0;
+      double w = 0;
+      if (value.empty() || !parse_number(key, index) || !parse_number(value, w) || !std::isfinite(w))
+        throw PolicyError(where + ": expected 'index value' (entry " + std::to_string(seen + 1) + " of " +
+                          std::to_string(entries) + ")");
+      if (index >= net->size())
+        throw PolicyError(where + ": index " + std::to_string(index) + " is outside the network (" +
+                          std::to_string(net->size()) + " weights)");
+      net->weights()[index] = w;
+      ++seen;
+    } else if (key == "name") {
+      p.name = value;
+    } else if (key == "layout") {
+      if (value != kNTupleLayout) throw PolicyError(where + ": unknown layout '" + std::string(value) + "'");
+      has_layout = true;
+    } else if (key == "board") {
+      Geometry g;
+      if (!parse_board(value, g)) throw PolicyError(where + ": board must be WxH");
+      if (const std::string why = check_geometry(g); !why.empty()) throw PolicyError(where + ": " + why);
+      net = std::make_shared<NTupleNetwork>(g);
+    } else if (key == "rules") {
+      p.rules = value;
+    } else if (key == "source") {
+      p.source = value;
+    } else if (key == "reward") {
+      if (value != "lines") throw PolicyError(where + ": reward must be 'lines'");
+      p.reward_lines = true;
+    } else if (key == "entries") {
+      if (!net || !has_layout) throw PolicyError(where + ": 'entries' before 'layout' and 'board'");
+      if (!parse_number(value, entries) || entries < 0 || entries > static_cast<long long>(net->size()))
+        throw PolicyError(where + ": entries must be a count from 0 to " + std::to_string(net->size()));
+    } else if (key == "end") {
+      ended = true;
+    } else {
+      throw PolicyError(where + ": unknown key '" + std::string(key) + "'");
+    }
+  }
+  const std::string o(origin);
+  if (!magic) throw PolicyError(o + ": empty file, not an n-tuple network");
+  if (!ended) throw PolicyError(o + ": truncated n-tuple file (no 'end' line)");
+  if (entries < 0) throw PolicyError(o + ": no 'entries' line");
+  if (seen != entries)
+    throw PolicyError(o + ": 'entries " + std::to_string(entries) + "' but " + std::to_string(seen) + " given");
+  p.network = std::move(net);
+  if (p.name.empty()) p.name = o;
+  return p;
+}
+
+std::string format_ntuple_policy(const Policy& p) {
+  const NTupleNetwork& net = *p.network;
+  std::ostringstream out;
+  out.precision(17);
+  out << kNTupleMagic << " 1\nname " << p.name << "\nlayout " << kNTupleLayout << "\nboard "
+      << net.geometry().width << "x" << net.geometry().height << "\nrules " << p.rules << "\n";
+  if (!p.source.empty()) out << "source " << p.source << "\n";
+  if (p.reward_lines) out << "reward lines\n";
+  std::size_t nonzero = 0;
+  for (double w : net.weights()) nonzero += w != 0.0;
+  out << "entries " << nonzero << "\n";
+  for (std::size_t i = 0; i < net.size(); ++i)
+    if (net.weights()[i] != 0.0) out << i << ' ' << net.weights()[i] << '\n';
+  out << "end\n";
+  return out.str();
+}
+
+}  // namespace tb
