@@ -1,0 +1,70 @@
+// Move-reachable placements: every place a piece can lock after spawning, through any
+// sequence of left, right, cw, ccw and soft drop followed by a hard drop, with one shortest
+// input sequence each (docs/srs.md "Reachable placements").  Generation only: no scoring.
+#pragma once
+
+#include <array>
+#include <cassert>
+#include <cstdint>
+#include <vector>
+
+#include "board.h"
+#include "pieces.h"
+#include "placement.h"
+#include "srs.h"
+
+namespace tb {
+
+// Distinct resting rows of one (orientation, column) are at least 2 apart, so a piece has at
+// most kMaxPlacements * ceil(H / 2) placements: the storage cannot overflow.
+inline constexpr int kMaxReachable = kMaxPlacements * ((kMaxHeight + 1) / 2);
+
+// BFS state index layout (12 bits): rotation << 10 | (x + kXBias) << 5 | (y + kYBias).
+// x, y are PieceState's box corner: x in [-2, W - 2], y in [-2, H - 1] cover every state
+// whose cells are on the board.  The biases leave room for kicks of up to 2 cells.
+namespace reach {
+inline constexpr int kXBias = 4;
+inline constexpr int kYBias = 4;
+inline constexpr int kStateSlots = 4 << 10;
+
+constexpr std::uint16_t state_index(int rotation, int x, int y) {
+  assert(x + kXBias >= 0 && x + kXBias < 32 && y + kYBias >= 0 && y + kYBias < 32);
+  return static_cast<std::uint16_t>(rotation << 10 | (x + kXBias) << 5 | (y + kYBias));
+}
+
+constexpr PieceState state_at(Piece p, std::uint16_t i) {
+  return {p, static_cast<std::uint8_t>(i >> 10), static_cast<std::int8_t>(((i >> 5) & 31) - kXBias),
+          static_cast<std::int8_t>((i & 31) - kYBias)};
+}
+}  // namespace reach
+
+struct ReachablePlacement {
+  Placement placement;
+  std::int8_t row;     // row of the lowest cell
+  std::uint16_t from;  // BFS state index where `hard` is pressed
+};
+
+// Caller-provided storage, reused across calls; about 20 KB.
+struct ReachableSet {
+  int count = 0;
+  bool block_out = false;  // the spawn state overlaps the stack: no placements
+  Piece piece = I;
+  // (count) sorted by (orientation, column, row)
+  std::array<ReachablePlacement, kMaxReachable> placements;
+  // BFS tree of the last search, valid at visited states: parent state and the input that
+  // reached it from there.
+  std::uint16_t root = 0;
+  std::array<std::uint16_t, reach::kStateSlots> parent;
+  std::array<Input, reach::kStateSlots> via;
+};
+
+// Fills `out` and returns out.count.  `spawn_row` is the spawn's lowest row (srs.h
+// spawn_state).  Deterministic: ties between equally short sequences go to the input order
+// left, right, cw, ccw, soft of the breadth-first search.
+int find_reachable(const Board& b, Geometry g, Piece p, int spawn_row, RotationSystem rs,
+                   ReachableSet& out);
+
+// The shortest input sequence of out.placements[i], ending with Input::hard.  On demand only.
+std::vector<Input> input_sequence(const ReachableSet& set, int i);
+
+}  // namespace tb
