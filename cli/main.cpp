@@ -1,12 +1,14 @@
 // The `tetrisbench` command line: parses options and dispatches to one command per file.
 // Bad input exits 2 with one line on stderr (docs/cli.md).
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 #include <cstdio>
 #include <exception>
 
 #include "bench_command.h"
 #include "compare_command.h"
 #include "info_command.h"
+#include "learn_command.h"
 #include "optimize_command.h"
 #include "play_command.h"
 #include "version.h"
@@ -63,6 +65,63 @@ void add_optimize(CLI::App& app, tb::OptimizeOptions& o) {
   cmd->add_option("--out", o.out, "Write the report to this file (atomically) instead of stdout");
 }
 
+// The TD options that were given, kept apart so the learner's defaults (or the preset) fill
+// in the rest.
+struct LearnFlags {
+  double alpha = 0, gamma = 0, lambda = 0, epsilon = 0;
+  int games_per_step = 0, pieces_per_step = 0;
+  std::int64_t max_game_pieces = 0;
+  bool normalized = false;
+  std::vector<std::pair<CLI::Option*, std::string>> given;
+};
+
+void add_learn(CLI::App& app, tb::LearnOptions& o, LearnFlags& f) {
+  CLI::App* cmd = app.add_subcommand(
+      "learn", "Learn a value function by TD self-play; write a weights file that play --policy plays");
+  cmd->add_option("--learner", o.learner, "td0, tdlambda or ntuple (the n-tuple network)")->capture_default_str();
+  cmd->add_option("--features", o.features, "Feature set of td0/tdlambda: td44 or bertsekas")->capture_default_str();
+  cmd->add_option("--preset", o.preset, "article2: article 2's TD(0), alpha 0.001, gamma 0.9, online (with --learner td0)");
+  cmd->add_option("--board", o.board, "Board size WxH")->capture_default_str();
+  cmd->add_option("--generator", o.generator, "Piece generator: uniform or bag7")->capture_default_str();
+  cmd->add_option("--overflow", o.overflow, "Game-over rule: strict or clear-first")->capture_default_str();
+  cmd->add_option("--pieces", o.pieces, "Training budget in pieces placed")->capture_default_str();
+  cmd->add_option("--seed", o.seed, "Run seed: game g of training uses the pieces of (seed, g)")->capture_default_str();
+  cmd->add_option("--out", o.out, "Write the learned weights here (required)");
+  cmd->add_option("--checkpoint", o.checkpoint, "Checkpoint file, written every record; resumes from it if it exists");
+  cmd->add_option("--log", o.log, "Write the per-period training records (CSV) here");
+  cmd->add_option("--record-every", o.record_every, "Pieces per record and checkpoint, 0 = budget / 100")
+      ->capture_default_str();
+  cmd->add_option("--eval-games", o.eval_games, "Held-out games played with the result, 0 = none")->capture_default_str();
+  cmd->add_option("--eval-max-pieces", o.eval_max_pieces, "Cap per held-out game, 0 = none")->capture_default_str();
+  cmd->add_option("--threads", o.threads, "Threads, 0 = all cores; results do not depend on it")->capture_default_str();
+  cmd->add_option("--kernel", o.kernel, "Feature kernel (as for play); results do not depend on it");
+  f.given = {{cmd->add_option("--alpha", f.alpha, "Step size (default 0.01 normalized; ntuple 0.1)"), "alpha"},
+             {cmd->add_option("--gamma", f.gamma, "Discount (default 0.99)"), "gamma"},
+             {cmd->add_option("--lambda", f.lambda, "Trace decay of tdlambda/ntuple (default 0.7 / 0.5)"), "lambda"},
+             {cmd->add_option("--epsilon", f.epsilon, "Exploration probability (default 0)"), "epsilon"},
+             {cmd->add_option("--games-per-step", f.games_per_step, "Games advanced in parallel per update (default 8)"),
+              "games_per_step"},
+             {cmd->add_option("--pieces-per-step", f.pieces_per_step, "Pieces per game per update (default 16)"),
+              "pieces_per_step"},
+             {cmd->add_option("--max-game-pieces", f.max_game_pieces, "Cap per training game, 0 = none (default)"),
+              "max_pieces_per_game"},
+             {cmd->add_option("--normalized", f.normalized, "Step alpha / |phi|^2 (true/false; default true)"),
+              "normalized"}};
+}
+
+std::string learn_options_json(const LearnFlags& f) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& [opt, key] : f.given) {
+    if (!opt->count()) continue;
+    if (key == "games_per_step") j[key] = f.games_per_step;
+    else if (key == "pieces_per_step") j[key] = f.pieces_per_step;
+    else if (key == "max_pieces_per_game") j[key] = f.max_game_pieces;
+    else if (key == "normalized") j[key] = f.normalized;
+    else j[key] = key == "alpha" ? f.alpha : key == "gamma" ? f.gamma : key == "lambda" ? f.lambda : f.epsilon;
+  }
+  return j.dump();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -91,6 +150,9 @@ int main(int argc, char** argv) {
       ->add_option("--kernel", info.kernel, "Show which variant this name selects");
   tb::OptimizeOptions optimize;
   add_optimize(app, optimize);
+  tb::LearnOptions learn;
+  LearnFlags learn_flags;
+  add_learn(app, learn, learn_flags);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -109,6 +171,11 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("bench")) return tb::run_bench(bench);
     if (app.got_subcommand("optimize")) return tb::run_optimize(optimize);
     if (app.got_subcommand("compare")) return tb::run_compare(compare);
+    if (app.got_subcommand("learn")) {
+      learn.options_json = learn_options_json(learn_flags);
+      if (!learn.preset.empty() && !app.get_subcommand("learn")->get_option("--learner")->count()) learn.learner = "td0";
+      return tb::run_learn(learn);
+    }
   } catch (const tb::UsageError& e) {
     std::fprintf(stderr, "tetrisbench: error: %s\n", e.what());
     return 2;

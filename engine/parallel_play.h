@@ -5,6 +5,8 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -19,6 +21,21 @@ struct PlayProgress {
 
 // The number of threads play_games uses for `threads` (0 = every core).
 int thread_count(int threads);
+
+// Calls fn(i) for i in [0, n) on a fixed set of `threads` threads (0 = every core), one index
+// per task, and returns when all are done.  For work whose results land in slot i, so that the
+// outcome does not depend on the thread count (the batched TD learner).  The threads are kept
+// between calls: a call costs microseconds.
+class IndexPool {
+ public:
+  explicit IndexPool(int threads);
+  ~IndexPool();
+  void for_each(std::int64_t n, const std::function<void(std::int64_t)>& fn);
+
+ private:
+  struct Arena;
+  std::unique_ptr<Arena> arena_;  // null: one thread, no pool
+};
 
 // Plays a population: policies[p] plays streams first_stream .. first_stream +
 // games_per_policy - 1 (the same streams for every policy: common random numbers).  Result i

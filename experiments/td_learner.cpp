@@ -1,13 +1,15 @@
 #include "td_learner.h"
 
+#include <array>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
 
-#include "kernel_variants.h"
 #include "piece_stream.h"
 
 namespace tb::td {
+
+using Json = nlohmann::json;
 
 double td_step(Eigen::VectorXd& w, Eigen::VectorXd& e, const Eigen::VectorXd& phi_t, double reward,
                const Eigen::VectorXd* phi_next, double alpha, double gamma, double lambda) {
@@ -19,139 +21,217 @@ double td_step(Eigen::VectorXd& w, Eigen::VectorXd& e, const Eigen::VectorXd& ph
   return delta;
 }
 
-
-AfterstateFeatures::AfterstateFeatures(const std::string& set_name, Geometry g, FeatureKernel kernel)
-    : geometry_(g), kernel_(kernel), lanes_(kernel_lanes(kernel)) {
-  const FeatureSet* set = find_feature_set(set_name);
-  if (!set) throw std::invalid_argument("td: unknown feature set '" + set_name + "'");
-  if (const std::string why = check_geometry(g); !why.empty()) throw std::invalid_argument("td: " + why);
-  for (Feature f : set->features) {
-    const FeatureSource s = feature_source(f);
-    if (is_move_feature(f))
-      throw std::invalid_argument("td: feature set '" + set_name + "' has the move feature '" +
-                                  std::string(feature_name(f)) + "', not an afterstate feature");
-    groups_ |= s.group;
-    for (int i = 0; i < feature_width(f, g.width); ++i) rows_.push_back(s.slot + i);
-  }
+void check_config(const TdConfig& c) {
+  auto bad = [](const std::string& why) { throw std::invalid_argument("td: " + why); };
+  if (c.rules.lookahead != 0) bad("lookahead must be 0 (a one-piece controller)");
+  if (!(c.alpha > 0 && std::isfinite(c.alpha))) bad("alpha must be a positive number");
+  if (!(c.gamma >= 0 && c.gamma <= 1)) bad("gamma must be in [0, 1]");
+  if (!(c.lambda >= 0 && c.lambda <= 1)) bad("lambda must be in [0, 1]");
+  if (!(c.epsilon >= 0 && c.epsilon <= 1)) bad("epsilon must be in [0, 1]");
+  if (!(c.init_scale >= 0 && std::isfinite(c.init_scale))) bad("init_scale must be >= 0");
+  if (c.max_pieces_per_game < 0) bad("max_pieces_per_game must be >= 0");
+  if (c.games_per_step < 1 || c.games_per_step > 4096) bad("games_per_step must be in 1..4096");
+  if (c.pieces_per_step < 1 || c.pieces_per_step > 1000000) bad("pieces_per_step must be in 1..1000000");
 }
 
-void AfterstateFeatures::compute(CandidateBlock& block) const {
-  if (!groups_) return;
-  const int lanes = (block.count + lanes_ - 1) / lanes_ * lanes_;  // <= block.lanes
-  const BoardBlock view{block.cols.data(), kBlockCapacity, lanes, geometry_.width, geometry_.height};
-  kernel_(view, groups_, block.values.data());
-}
-
-void AfterstateFeatures::read(const CandidateBlock& block, int k, double* out) const {
-  for (std::size_t i = 0; i < rows_.size(); ++i) out[i] = block.value(rows_[i], k);
-}
-
-Eigen::VectorXd AfterstateFeatures::of_board(const Board& board) const {
-  auto block = std::make_unique<CandidateBlock>();
-  block->count = 1;
-  block->lanes = kLaneMultiple;
-  block->width = geometry_.width;
-  for (int c = 0; c < geometry_.width; ++c)
-    std::fill_n(&block->cols[c * kBlockCapacity], block->lanes, board.cols[c]);
-  block->values[MOVE_CONSTANT * kBlockCapacity] = 1;
-  compute(*block);
-  Eigen::VectorXd phi(dimension());
-  read(*block, 0, phi.data());
-  return phi;
-}
+struct TdLearner::Slot {
+  std::uint64_t game = 0;
+  PieceStream stream;
+  Board board;
+  std::int64_t placed = 0, lines = 0;  // in the current game
+  opt::Random random;
+  Active prev;  // phi of the last afterstate (= board), valid when placed > 0
+  std::vector<double> dense_trace;                              // (n) linear models
+  std::vector<std::pair<std::uint32_t, double>> sparse_trace;   // n-tuple network
+  std::vector<std::pair<std::uint32_t, double>> pending;        // this step's weight changes (n-tuple)
+  std::vector<double> dense_pending;                            // (n) the same, linear models
+  std::vector<Episode> ended;                                   // this step's episodes
+  Active next;                                                   // phi of the chosen afterstate
+  std::array<double, kBlockCapacity> value{};                   // V of each candidate
+  std::unique_ptr<CandidateBlock> block = std::make_unique<CandidateBlock>();
+};
 
 TdLearner::TdLearner(const TdConfig& config, FeatureKernel kernel)
-    : config_(config),
-      features_(config.features, config.rules.geometry, kernel),
-      random_(opt::Random::from_seed(config.seed, 1)),
-      block_(std::make_unique<CandidateBlock>()) {
-  if (config.rules.lookahead != 0) throw std::invalid_argument("td: lookahead must be 0");
-  if (!(config.epsilon >= 0.0 && config.epsilon <= 1.0))
-    throw std::invalid_argument("td: epsilon must be in [0, 1]");
-  const int n = features_.dimension();
-  w_ = Eigen::VectorXd::Zero(n);
-  e_ = Eigen::VectorXd::Zero(n);
-  if (config.init_scale != 0.0) {
+    : config_(config), model_(make_value_model(config.model, config.rules.geometry, kernel)) {
+  check_config(config);
+  dense_ = config.model != "ntuple";
+  const std::size_t n = model_->size();
+  w_.assign(n, 0.0);
+  if (dense_ && config.init_scale != 0.0) {
     opt::Random init = opt::Random::from_seed(config.seed, 2);
-    for (int i = 0; i < n; ++i) w_[i] = init.uniform(-config.init_scale, config.init_scale);
+    for (std::size_t i = 0; i < n; ++i) w_[i] = init.uniform(-config.init_scale, config.init_scale);
+  }
+  const std::uint64_t explore_key = stream_key(config.seed, 1);
+  for (int s = 0; s < config.games_per_step; ++s) {
+    auto slot = std::make_unique<Slot>();
+    slot->random = opt::Random{CounterRng{stream_key(explore_key, static_cast<std::uint64_t>(s)), 0}};
+    start_game(*slot, static_cast<std::uint64_t>(s));
+    slots_.push_back(std::move(slot));
   }
 }
 
-void TdLearner::play_episode(std::uint64_t game_index) {
-  const Geometry g = config_.rules.geometry;
-  const int n = features_.dimension();
-  PieceStream stream = PieceStream::make(config_.rules.generator, config_.seed, game_index);
-  Board board;
-  e_.setZero();
-  Eigen::VectorXd phi_prev(n), phi_next(n);
-  Eigen::MatrixXd phi(n, kBlockCapacity);  // column k: phi of candidate k
-  bool have_prev = false;
-  std::int64_t placed = 0, lines = 0;
-  CandidateBlock& block = *block_;
+TdLearner::~TdLearner() = default;
 
-  while (config_.max_pieces_per_game <= 0 || placed < config_.max_pieces_per_game) {
-    materialize(block, board, stream.next(), g, config_.rules.overflow);
-    features_.compute(block);
+void TdLearner::start_game(Slot& s, std::uint64_t game) const {
+  s.game = game;
+  s.stream = PieceStream::make(config_.rules.generator, config_.seed, game);
+  s.board = Board{};
+  s.placed = s.lines = 0;
+  s.dense_trace.assign(dense_ ? w_.size() : 0, 0.0);
+  if (s.dense_pending.size() != s.dense_trace.size()) s.dense_pending.assign(s.dense_trace.size(), 0.0);
+  s.sparse_trace.clear();
+}
+
+void TdLearner::learn(Slot& s, double v_next, double reward, bool terminal) const {
+  if (s.placed == 0) return;  // the empty board is not an afterstate
+  const Active& prev = s.prev;
+  if (terminal) v_next = 0.0;
+  const double delta = reward + config_.gamma * v_next - prev.dot(w_);
+  const double step = !config_.normalized ? config_.alpha : prev.norm2 > 0 ? config_.alpha / prev.norm2 : 0.0;
+  const double coef = step * delta;
+  const double decay = config_.gamma * config_.lambda;
+  if (dense_) {  // prev.index[i] == i
+    for (std::size_t i = 0; i < prev.value.size(); ++i) {
+      s.dense_trace[i] = decay * s.dense_trace[i] + prev.value[i];
+      s.dense_pending[i] += coef * s.dense_trace[i];
+    }
+    return;
+  }
+  std::size_t kept = 0;
+  for (auto& [index, e] : s.sparse_trace) {
+    e *= decay;
+    if (std::abs(e) >= kTraceFloor) s.sparse_trace[kept++] = {index, e};
+  }
+  s.sparse_trace.resize(kept);
+  for (std::size_t i = 0; i < prev.index.size(); ++i) s.sparse_trace.emplace_back(prev.index[i], prev.value[i]);
+  for (const auto& [index, e] : s.sparse_trace) s.pending.emplace_back(index, coef * e);
+}
+
+void TdLearner::advance(Slot& s) const {
+  const Geometry g = config_.rules.geometry;
+  const std::uint64_t stride = slots_.size();
+  CandidateBlock& block = *s.block;
+  for (int p = 0; p < config_.pieces_per_step; ++p) {
+    if (config_.max_pieces_per_game > 0 && s.placed >= config_.max_pieces_per_game) {
+      s.ended.push_back({s.game, s.lines, s.placed, true});
+      start_game(s, s.game + stride);
+    }
+    materialize(block, s.board, s.stream.next(), g, config_.rules.overflow);
+    model_->prepare(block);
     int chosen = 0;
-    if (config_.epsilon > 0.0 && random_.uniform() < config_.epsilon) {
-      chosen = static_cast<int>(random_.below(static_cast<std::uint32_t>(block.count)));
-      if (!block.terminal[chosen]) features_.read(block, chosen, phi.col(chosen).data());
+    if (config_.epsilon > 0.0 && s.random.uniform() < config_.epsilon) {
+      chosen = static_cast<int>(s.random.below(static_cast<std::uint32_t>(block.count)));
+      if (!block.terminal[chosen]) {
+        model_->active(block, chosen, s.next);
+        s.value[chosen] = s.next.dot(w_);
+      }
     } else {
+      model_->values(block, w_, s.value.data());
       double best = -std::numeric_limits<double>::infinity();
       for (int k = 0; k < block.count; ++k) {
-        double q = block.value(MOVE_LINES, k);
-        if (!block.terminal[k]) {
-          features_.read(block, k, phi.col(k).data());
-          q += w_.dot(phi.col(k));
-        }
+        const double q = block.value(MOVE_LINES, k) + (block.terminal[k] ? 0.0 : s.value[k]);
         if (q > best || k == 0) {  // ties to the first placement
           best = q;
           chosen = k;
         }
       }
+      if (!block.terminal[chosen]) model_->active(block, chosen, s.next);
     }
     const bool terminal = block.terminal[chosen];
-    const double reward = block.value(MOVE_LINES, chosen);
-    if (!terminal) phi_next = phi.col(chosen);
-    if (have_prev)
-      td_step(w_, e_, phi_prev, reward, terminal ? nullptr : &phi_next, config_.alpha,
-              config_.gamma, config_.lambda);
-    ++placed;
-    lines += block.value(MOVE_LINES, chosen);
-    if (terminal) break;
-    board = block.board(chosen);
-    phi_prev.swap(phi_next);
-    have_prev = true;
+    const int reward = block.value(MOVE_LINES, chosen);
+    learn(s, s.value[chosen], reward, terminal);
+    ++s.placed;
+    s.lines += reward;
+    if (terminal) {
+      s.ended.push_back({s.game, s.lines, s.placed, false});
+      start_game(s, s.game + stride);
+    } else {
+      s.board = block.board(chosen);
+      std::swap(s.prev, s.next);
+    }
   }
-  pieces_ += placed;
-  lines_ += lines;
-  last_lines_ = lines;
-  ++episodes_;
 }
 
-nlohmann::json TdLearner::state() const {
-  return {{"features", config_.features},
-          {"weights", std::vector<double>(w_.data(), w_.data() + w_.size())},
-          {"pieces", pieces_},
-          {"lines", lines_},
-          {"episodes", episodes_},
-          {"last_episode_lines", last_lines_},
-          {"random", random_.state()}};
+std::vector<Episode> TdLearner::step(int threads) {
+  if (!pool_ || pool_threads_ != threads) {
+    pool_ = std::make_unique<IndexPool>(threads);
+    pool_threads_ = threads;
+  }
+  pool_->for_each(static_cast<std::int64_t>(slots_.size()),
+                  [&](std::int64_t i) { advance(*slots_[static_cast<std::size_t>(i)]); });
+  std::vector<Episode> ended;
+  for (auto& slot : slots_) {  // slot order: the sums do not depend on the threads
+    for (const auto& [index, dw] : slot->pending) w_[index] += dw;
+    slot->pending.clear();
+    for (std::size_t i = 0; i < slot->dense_pending.size(); ++i) {
+      w_[i] += slot->dense_pending[i];
+      slot->dense_pending[i] = 0.0;
+    }
+    for (const Episode& e : slot->ended) {
+      lines_ += e.lines;
+      ++episodes_;
+      ended.push_back(e);
+    }
+    slot->ended.clear();
+  }
+  pieces_ += static_cast<std::int64_t>(slots_.size()) * config_.pieces_per_step;
+  ++steps_;
+  return ended;
 }
 
-void TdLearner::restore(const nlohmann::json& j) {
-  if (j.at("features").get<std::string>() != config_.features)
-    throw std::invalid_argument("td: state is for another feature set");
-  const auto w = j.at("weights").get<std::vector<double>>();  // throws on null (non-finite)
-  if (static_cast<int>(w.size()) != features_.dimension())
-    throw std::invalid_argument("td: state has the wrong number of weights");
-  for (std::size_t i = 0; i < w.size(); ++i) w_[static_cast<Eigen::Index>(i)] = w[i];
-  e_.setZero();
-  pieces_ = j.at("pieces").get<std::int64_t>();
-  lines_ = j.at("lines").get<std::int64_t>();
-  episodes_ = j.at("episodes").get<std::int64_t>();
-  last_lines_ = j.at("last_episode_lines").get<std::int64_t>();
-  random_.restore(j.at("random"));
+Policy TdLearner::policy(const std::string& name) const { return model_->policy(w_, name); }
+
+Json TdLearner::state() const {
+  Json slots = Json::array();
+  for (const auto& s : slots_) {
+    Json sparse = Json::array();
+    for (const auto& [index, e] : s->sparse_trace) sparse.push_back({index, e});
+    slots.push_back({{"game", s->game},
+                     {"stream", {s->stream.rng.key, s->stream.rng.counter, s->stream.bag, s->stream.bag_left}},
+                     {"board", std::vector<Word>(s->board.cols.begin(), s->board.cols.end())},
+                     {"placed", s->placed},
+                     {"lines", s->lines},
+                     {"random", s->random.state()},
+                     {"dense_trace", s->dense_trace},
+                     {"sparse_trace", sparse}});
+  }
+  return {{"model", model_->name()}, {"weights", w_},           {"pieces", pieces_},
+          {"lines", lines_},         {"episodes", episodes_},   {"steps", steps_},
+          {"slots", slots}};
+}
+
+void TdLearner::restore(const Json& j) {
+  if (j.at("model").get<std::string>() != model_->name())
+    throw std::invalid_argument("td: state is for another model");
+  auto w = j.at("weights").get<std::vector<double>>();  // throws on null (non-finite)
+  if (w.size() != w_.size()) throw std::invalid_argument("td: state has the wrong number of weights");
+  const Json& slots = j.at("slots");
+  if (slots.size() != slots_.size()) throw std::invalid_argument("td: state has another games_per_step");
+  w_ = std::move(w);
+  pieces_ = j.at("pieces");
+  lines_ = j.at("lines");
+  episodes_ = j.at("episodes");
+  steps_ = j.at("steps");
+  for (std::size_t i = 0; i < slots_.size(); ++i) {
+    Slot& s = *slots_[i];
+    const Json& js = slots[i];
+    start_game(s, js.at("game").get<std::uint64_t>());
+    const Json& st = js.at("stream");
+    s.stream.rng.key = st.at(0);
+    s.stream.rng.counter = st.at(1);
+    s.stream.bag = st.at(2);
+    s.stream.bag_left = st.at(3);
+    const auto cols = js.at("board").get<std::vector<Word>>();
+    if (cols.size() != s.board.cols.size()) throw std::invalid_argument("td: bad board in state");
+    std::copy(cols.begin(), cols.end(), s.board.cols.begin());
+    s.placed = js.at("placed");
+    s.lines = js.at("lines");
+    s.random.restore(js.at("random"));
+    s.dense_trace = js.at("dense_trace").get<std::vector<double>>();
+    if (s.dense_trace.size() != (dense_ ? w_.size() : 0)) throw std::invalid_argument("td: bad trace in state");
+    for (const Json& e : js.at("sparse_trace")) s.sparse_trace.emplace_back(e.at(0).get<std::uint32_t>(), e.at(1).get<double>());
+    if (s.placed > 0) model_->of_board(s.board, s.prev);
+  }
 }
 
 }  // namespace tb::td

@@ -1,37 +1,34 @@
-// A linear TD learner on afterstates (groundwork; no CLI yet).
+// Temporal-difference learning of an afterstate value function from self-play (article 2;
+// docs/td.md).
 //
-// Value.  An afterstate s' is the board after a placement and its line clears.  Its value is
-// V(s') = w . phi(s'), where phi(s') are the values of a named feature set (RULES "Named
-// feature sets": "td44", the default, or "bertsekas", whose `constant` feature is 1).  phi is
-// read from the feature-kernel slots of a CandidateBlock, so the learner sees exactly the
-// features the engine's evaluator sees.  Only sets made of board features (and `constant`)
-// are accepted: move features (landing height, eroded cells, lines) describe a move, not an
-// afterstate.
+// Value.  V(s') = w . phi(s') over a ValueModel (value_model.h): a linear feature set (td44,
+// bertsekas) or the n-tuple network.
 //
-// Policy.  For the current piece every drop placement is materialized (one kernel call), and
-// placement k is rated q_k = r_k + V(s'_k), with r_k = rows cleared by the move (the
-// article's reward).  A game-ending placement is a *terminal afterstate*: its value is 0, so
-// q_k = r_k.  The greedy move is the first k with the largest q_k (ties to the first
-// placement in enumeration order).  With probability epsilon (a uniform draw from a seeded
-// tb::opt::Random, taken only when epsilon > 0) the move is instead a uniformly random
-// placement from the same Random.
+// Policy.  For the current piece every drop placement is materialized, and placement k is
+// rated q_k = r_k + V(s'_k), r_k = rows cleared by the move (the reward).  A game-ending
+// placement is a terminal afterstate of value 0, so q_k = r_k.  The greedy move is the first
+// k with the largest q_k.  With probability epsilon (a seeded draw, taken only when
+// epsilon > 0) the move is instead a uniformly random placement.
 //
-// Update (Sutton & Barto 2018, section 6.8 "afterstates"; section 12.5 for the traces).
-// Once the next afterstate s'_{t+1} with reward r_{t+1} has been chosen from s'_t:
+// Update (Sutton & Barto 2018, section 6.8 "afterstates"; section 12.5 for the traces).  Once
+// the next afterstate s'_{t+1} with reward r_{t+1} is chosen from s'_t:
 //     delta = r_{t+1} + gamma * V(s'_{t+1}) - V(s'_t),   V(s'_{t+1}) = 0 if it is terminal
 //     e     = gamma * lambda * e + phi(s'_t)              (accumulating traces)
-//     w     = w + alpha * delta * e
-// With lambda = 0 this is TD(0): e = phi(s'_t), w += alpha * delta * phi(s'_t).  Both V are
-// evaluated with the weights before the update.  The first move of a game comes from the
-// empty board, which is not an afterstate, so it makes no update; a terminal move makes the
-// last update and ends the episode.  e is zeroed at the start of each episode.  An episode
-// cut off by max_pieces_per_game (> 0) simply stops: its last afterstate is not bootstrapped.
+//     w     = w + step * delta * e,   step = alpha, or alpha / |phi(s'_t)|^2 when normalized
+// The normalized step is NLMS; for the n-tuple network |phi|^2 is the tuple count, the usual
+// alpha / m.  The first move of a game starts from the empty board, which is not an
+// afterstate, so it makes no update; a terminal move makes the last one.  An episode cut off
+// by max_pieces_per_game simply stops: its last afterstate is not bootstrapped.  The n-tuple
+// model keeps its traces sparse and drops entries below kTraceFloor (truncated TD(lambda)).
 //
-// Initial weights: uniform in [-init_scale, init_scale) from Random stream 2 of the seed
-// (article 2 starts from small random values; with all-zero weights and epsilon = 0 the
-// greedy policy can make deltas that are all 0).  Exploration draws use stream 1; the pieces
-// of game g come from tb::PieceStream::make(rules.generator, seed, g).  rules.lookahead must
-// be 0 (one-piece controller).
+// Batches.  `games_per_step` games (slots) each place `pieces_per_step` pieces per step with
+// the weights frozen; then every slot's updates are added to w in slot order.  Slots run in
+// parallel and the result does not depend on the thread count.  With 1 x 1 this is plain
+// online TD.  Slot s plays games s, s + B, s + 2B, ... (B = games_per_step); game g's pieces
+// come from PieceStream::make(generator, seed, g).  Initial weights: linear models uniform in
+// [-init_scale, init_scale) from Random stream 2 of the seed (article 2 starts from small
+// random values); the n-tuple network from 0.  Slot s explores with its own Random, keyed by
+// (seed, 1, s).  rules.lookahead must be 0.
 #pragma once
 
 #include <Eigen/Dense>
@@ -39,80 +36,86 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
-#include "evaluator.h"
-#include "feature_set.h"
+#include "parallel_play.h"
 #include "random.h"
 #include "rules.h"
+#include "value_model.h"
 
 namespace tb::td {
 
+inline constexpr double kTraceFloor = 1e-4;
+
 struct TdConfig {
-  std::string features = "td44";  // "td44" or "bertsekas" (any set of board features works)
+  std::string model = "td44";  // a feature set of board features, or "ntuple"
   Rules rules{};
   double alpha = 0.001;
+  bool normalized = false;     // step alpha / |phi(s'_t)|^2
   double gamma = 0.9;
-  double lambda = 0.0;   // 0: TD(0); > 0: TD(lambda) with accumulating eligibility traces
-  double epsilon = 0.0;  // epsilon-greedy exploration
-  double init_scale = 0.005;  // initial weights uniform in [-init_scale, init_scale)
+  double lambda = 0.0;         // 0: TD(0); > 0: TD(lambda) with accumulating traces
+  double epsilon = 0.0;        // epsilon-greedy exploration
+  double init_scale = 0.005;   // linear models: initial weights in [-init_scale, init_scale)
   std::uint64_t seed = 1;
   std::int64_t max_pieces_per_game = 0;  // 0: no limit
+  int games_per_step = 1;
+  int pieces_per_step = 1;
 };
 
-// One TD update (see the header comment); returns delta.  phi_next is null when the next
-// afterstate is terminal.  w and e are updated in place; e must have the size of w.
+// Throws std::invalid_argument naming the first bad field.
+void check_config(const TdConfig& c);
+
+// The reference update on dense vectors (tests check it by hand); returns delta.  phi_next
+// is null when the next afterstate is terminal.
 double td_step(Eigen::VectorXd& w, Eigen::VectorXd& e, const Eigen::VectorXd& phi_t, double reward,
                const Eigen::VectorXd* phi_next, double alpha, double gamma, double lambda);
 
-// Reads a feature set's values from the kernel slots of a CandidateBlock.
-class AfterstateFeatures {
- public:
-  // Throws std::invalid_argument for an unknown set or one with move features.
-  AfterstateFeatures(const std::string& set_name, Geometry g, FeatureKernel kernel);
-  int dimension() const { return static_cast<int>(rows_.size()); }
-  // Runs the kernel once over the block's candidates (block.count, padded to the kernel).
-  void compute(CandidateBlock& block) const;
-  // phi of candidate k after compute().
-  void read(const CandidateBlock& block, int k, double* out) const;
-  // phi of one board, through the same block path (for tests and tools).
-  Eigen::VectorXd of_board(const Board& board) const;
-
- private:
-  std::vector<int> rows_;  // row of CandidateBlock::values per weight
-  std::uint32_t groups_ = 0;
-  Geometry geometry_;
-  FeatureKernel kernel_;
-  int lanes_;
+struct Episode {
+  std::uint64_t game = 0;
+  std::int64_t lines = 0;
+  std::int64_t pieces = 0;
+  bool capped = false;  // cut off by max_pieces_per_game
 };
 
 class TdLearner {
  public:
-  explicit TdLearner(const TdConfig& config, FeatureKernel kernel);
+  TdLearner(const TdConfig& config, FeatureKernel kernel);
+  ~TdLearner();
 
-  // One self-play game with pieces from (seed, game_index), updating w online.
-  void play_episode(std::uint64_t game_index);
+  // One step (see the header comment); returns the episodes that ended, in slot order.
+  std::vector<Episode> step(int threads);
 
-  const Eigen::VectorXd& weights() const { return w_; }
-  std::int64_t pieces() const { return pieces_; }        // placed over all episodes
-  std::int64_t lines() const { return lines_; }          // cleared over all episodes
+  const std::vector<double>& weights() const { return w_; }
+  const TdConfig& config() const { return config_; }
+  const ValueModel& model() const { return *model_; }
+  std::int64_t pieces() const { return pieces_; }  // placed over all slots and steps
+  std::int64_t lines() const { return lines_; }    // cleared by ended episodes
   std::int64_t episodes() const { return episodes_; }
-  std::int64_t last_episode_lines() const { return last_lines_; }
-  const AfterstateFeatures& features() const { return features_; }
+  std::int64_t steps() const { return steps_; }
+  // The learned values as a playable policy (rating r + V(s'), `reward lines`).
+  Policy policy(const std::string& name) const;
 
-  // Everything needed to continue bit-identically between episodes: weights (as exact
-  // doubles), counters and the exploration Random.  Traces live within an episode only.
+  // Everything needed to continue bit-identically between steps: weights (as exact
+  // doubles), counters, and every slot's game, board, traces and random streams.
   nlohmann::json state() const;
   // Throws std::invalid_argument if the state does not fit this configuration.
   void restore(const nlohmann::json& j);
 
  private:
+  struct Slot;
+  void advance(Slot& s) const;
+  void start_game(Slot& s, std::uint64_t game) const;
+  void learn(Slot& s, double v_next, double reward, bool terminal) const;
+
   TdConfig config_;
-  AfterstateFeatures features_;
-  Eigen::VectorXd w_, e_;
-  opt::Random random_;
-  std::unique_ptr<CandidateBlock> block_;
-  std::int64_t pieces_ = 0, lines_ = 0, episodes_ = 0, last_lines_ = 0;
+  std::unique_ptr<ValueModel> model_;
+  bool dense_;  // linear models: every weight is active, traces are dense
+  std::vector<double> w_;
+  std::vector<std::unique_ptr<Slot>> slots_;
+  std::unique_ptr<IndexPool> pool_;
+  int pool_threads_ = -1;
+  std::int64_t pieces_ = 0, lines_ = 0, episodes_ = 0, steps_ = 0;
 };
 
 }  // namespace tb::td

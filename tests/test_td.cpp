@@ -1,11 +1,14 @@
-// The linear afterstate TD learner (experiments/td_learner.h): td_step on hand-checked
-// numbers, td44 / bertsekas features on a hand-built board, determinism, exact resume, and a
-// short training run on a small board.
+// The afterstate TD learner (experiments/td_learner.h): td_step on hand-checked numbers,
+// td44 / bertsekas features on a hand-built board, online TD against a plain reference loop,
+// independence of the thread count, exact resume mid-game, and short training runs.
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "kernel_variants.h"
+#include "piece_stream.h"
+#include "placement.h"
+#include "ntuple_file.h"
 #include "td_learner.h"
 
 namespace tb::td {
@@ -67,12 +70,18 @@ TEST(TdStep, Terminal) {
 //   row 0:   # # # # . # # # # .      8 cells -> bucket 4
 Board hand_board() { return board_from_rows({"#.........", "#...#.#...", "##.##..#..", "####.####."}); }
 
+std::vector<double> features_of(const ValueModel& m, const Board& b) {
+  Active a;
+  m.of_board(b, a);
+  return a.value;
+}
+
 TEST(TdFeatures, Td44OnHandBoard) {
   for (const KernelVariant& v : kernel_variants()) {
     if (!v.supported()) continue;
-    const AfterstateFeatures f("td44", Geometry{10, 20}, v.kernel);
-    ASSERT_EQ(f.dimension(), 44);
-    const Eigen::VectorXd phi = f.of_board(hand_board());
+    const LinearModel f("td44", Geometry{10, 20}, v.kernel);
+    ASSERT_EQ(f.size(), 44u);
+    const std::vector<double> phi = features_of(f, hand_board());
     const double expected[44] = {
         // heights
         4, 2, 1, 2, 3, 1, 3, 2, 1, 0,
@@ -89,9 +98,9 @@ TEST(TdFeatures, Td44OnHandBoard) {
 }
 
 TEST(TdFeatures, BertsekasOnHandBoard) {
-  const AfterstateFeatures f("bertsekas", Geometry{10, 20}, best_kernel().kernel);
-  ASSERT_EQ(f.dimension(), 22);
-  const Eigen::VectorXd phi = f.of_board(hand_board());
+  const LinearModel f("bertsekas", Geometry{10, 20}, best_kernel().kernel);
+  ASSERT_EQ(f.size(), 22u);
+  const std::vector<double> phi = features_of(f, hand_board());
   const double expected[22] = {4,                             // max height
                                4, 2, 1, 2, 3, 1, 3, 2, 1, 0,  // heights
                                2, 1, 1, 1, 2, 2, 1, 1, 1,     // diffs
@@ -101,14 +110,16 @@ TEST(TdFeatures, BertsekasOnHandBoard) {
 }
 
 TEST(TdFeatures, RejectsMoveFeatures) {
-  EXPECT_THROW(AfterstateFeatures("bcts", Geometry{10, 20}, features_scalar), std::invalid_argument);
-  EXPECT_THROW(AfterstateFeatures("nope", Geometry{10, 20}, features_scalar), std::invalid_argument);
+  EXPECT_THROW(LinearModel("bcts", Geometry{10, 20}, features_scalar), std::invalid_argument);
+  EXPECT_THROW(LinearModel("nope", Geometry{10, 20}, features_scalar), std::invalid_argument);
 }
 
-TdConfig small_config(double lambda, double epsilon) {
+TdConfig small_config(const std::string& model, double lambda, double epsilon) {
   TdConfig c;
+  c.model = model;
   c.rules.geometry = Geometry{6, 8};
-  c.alpha = 0.001;
+  c.alpha = model == "ntuple" ? 0.1 : 0.001;
+  c.normalized = model == "ntuple";
   c.lambda = lambda;
   c.epsilon = epsilon;
   c.seed = 42;
@@ -116,55 +127,160 @@ TdConfig small_config(double lambda, double epsilon) {
   return c;
 }
 
-TEST(TdLearner, Deterministic) {
-  for (double lambda : {0.0, 0.7}) {
-    TdLearner a(small_config(lambda, 0.1), best_kernel().kernel);
-    TdLearner b(small_config(lambda, 0.1), best_kernel().kernel);
-    for (std::uint64_t g = 0; g < 20; ++g) {
-      a.play_episode(g);
-      b.play_episode(g);
+// Online TD(0) (1 game x 1 piece per step) equals a plain loop over drop() and td_step().
+TEST(TdLearner, OnlineEqualsReferenceLoop) {
+  TdConfig config = small_config("td44", 0.0, 0.0);
+  config.max_pieces_per_game = 0;
+  TdLearner learner(config, best_kernel().kernel);
+  const LinearModel model("td44", config.rules.geometry, best_kernel().kernel);
+  const Geometry g = config.rules.geometry;
+  Eigen::VectorXd w = Eigen::Map<const Eigen::VectorXd>(learner.weights().data(), 28);
+  Eigen::VectorXd e = Eigen::VectorXd::Zero(28), prev(28);
+  PieceStream stream = PieceStream::make(config.rules.generator, config.seed, 0);
+  Board board;
+  bool have_prev = false;
+  int pieces = 0;
+  for (;; ++pieces) {
+    Placement pl[kMaxPlacements];
+    const int n = static_cast<int>(generate_drops(stream.next(), g.width, pl) - pl);
+    int best = 0;
+    double best_q = 0;
+    Board best_board;
+    Move best_move;
+    Eigen::VectorXd best_phi(28);
+    for (int k = 0; k < n; ++k) {
+      Board b = board;
+      const Move m = drop(b, pl[k], g, config.rules.overflow);
+      Eigen::VectorXd phi(28);
+      const std::vector<double> f = features_of(model, b);
+      for (int i = 0; i < 28; ++i) phi[i] = f[i];
+      const double q = m.lines + (m.game_over ? 0.0 : w.dot(phi));
+      if (k == 0 || q > best_q) {
+        best = k;
+        best_q = q;
+        best_board = b;
+        best_move = m;
+        best_phi = phi;
+      }
     }
-    EXPECT_EQ(a.weights(), b.weights());
-    EXPECT_EQ(a.pieces(), b.pieces());
-    EXPECT_EQ(a.state(), b.state());
+    (void)best;
+    if (have_prev) td_step(w, e, prev, best_move.lines, best_move.game_over ? nullptr : &best_phi,
+                           config.alpha, config.gamma, 0.0);
+    learner.step(1);
+    for (int i = 0; i < 28; ++i) ASSERT_NEAR(learner.weights()[i], w[i], 1e-9 * (1 + std::abs(w[i]))) << pieces;
+    if (best_move.game_over) break;
+    board = best_board;
+    prev = best_phi;
+    have_prev = true;
+  }
+  EXPECT_EQ(learner.episodes(), 1);
+  EXPECT_GT(pieces, 5);
+}
+
+TEST(TdLearner, SameResultForAnyThreadCount) {
+  for (const std::string model : {"td44", "ntuple"}) {
+    TdConfig config = small_config(model, 0.7, 0.1);
+    config.games_per_step = 5;
+    config.pieces_per_step = 13;
+    TdLearner one(config, best_kernel().kernel), two(config, best_kernel().kernel);
+    std::vector<Episode> e1, e2;
+    for (int s = 0; s < 60; ++s) {
+      for (const Episode& e : one.step(1)) e1.push_back(e);
+      for (const Episode& e : two.step(2)) e2.push_back(e);
+    }
+    EXPECT_EQ(one.weights(), two.weights()) << model;
+    EXPECT_EQ(one.state(), two.state()) << model;
+    ASSERT_EQ(e1.size(), e2.size()) << model;
+    for (std::size_t i = 0; i < e1.size(); ++i) EXPECT_EQ(e1[i].lines, e2[i].lines);
+    EXPECT_EQ(one.pieces(), 60 * 5 * 13);
   }
 }
 
-TEST(TdLearner, ResumeIsBitIdentical) {
-  const TdConfig config = small_config(0.5, 0.1);
-  TdLearner straight(config, best_kernel().kernel);
-  TdLearner first(config, best_kernel().kernel);
-  for (std::uint64_t g = 0; g < 10; ++g) {
-    straight.play_episode(g);
-    first.play_episode(g);
+TEST(TdLearner, ResumeMidGameIsBitIdentical) {
+  for (const std::string model : {"bertsekas", "ntuple"}) {
+    TdConfig config = small_config(model, 0.5, 0.1);
+    config.games_per_step = 3;
+    config.pieces_per_step = 7;
+    TdLearner straight(config, best_kernel().kernel), first(config, best_kernel().kernel);
+    for (int s = 0; s < 25; ++s) {
+      straight.step(1);
+      first.step(2);
+    }
+    // Through text, as a checkpoint file would go.
+    const std::string saved = first.state().dump();
+    TdLearner resumed(config, best_kernel().kernel);
+    resumed.restore(nlohmann::json::parse(saved));
+    EXPECT_EQ(resumed.weights(), first.weights());
+    for (int s = 0; s < 25; ++s) {
+      straight.step(1);
+      resumed.step(1);
+    }
+    EXPECT_EQ(resumed.weights(), straight.weights()) << model;
+    EXPECT_EQ(resumed.state(), straight.state()) << model;
   }
-  // Through text, as a checkpoint file would go.
-  const std::string saved = first.state().dump();
-  TdLearner resumed(config, best_kernel().kernel);
-  resumed.restore(nlohmann::json::parse(saved));
-  EXPECT_EQ(resumed.weights(), first.weights());
-  for (std::uint64_t g = 10; g < 20; ++g) {
-    straight.play_episode(g);
-    resumed.play_episode(g);
-  }
-  EXPECT_EQ(resumed.weights(), straight.weights());
-  EXPECT_EQ(resumed.pieces(), straight.pieces());
-  EXPECT_EQ(resumed.state(), straight.state());
+}
+
+TEST(TdLearner, RestoreRejectsAnotherModel) {
+  TdLearner a(small_config("td44", 0, 0), best_kernel().kernel);
+  TdLearner b(small_config("ntuple", 0, 0), best_kernel().kernel);
+  EXPECT_THROW(b.restore(a.state()), std::invalid_argument);
+  TdConfig wider = small_config("td44", 0, 0);
+  wider.games_per_step = 2;
+  TdLearner c(wider, best_kernel().kernel);
+  EXPECT_THROW(c.restore(a.state()), std::invalid_argument);
+}
+
+TEST(TdLearner, RejectsBadConfig) {
+  const auto k = best_kernel().kernel;
+  TdConfig c = small_config("td44", 0, 0);
+  c.alpha = 0;
+  EXPECT_THROW(TdLearner(c, k), std::invalid_argument);
+  c = small_config("td44", 0, 0);
+  c.lambda = 1.5;
+  EXPECT_THROW(TdLearner(c, k), std::invalid_argument);
+  c = small_config("td44", 0, 0);
+  c.rules.lookahead = 1;
+  EXPECT_THROW(TdLearner(c, k), std::invalid_argument);
+  c = small_config("td44", 0, 0);
+  c.games_per_step = 0;
+  EXPECT_THROW(TdLearner(c, k), std::invalid_argument);
 }
 
 TEST(TdLearner, TrainsOnSmallBoard) {
   for (double epsilon : {0.0, 0.05}) {
-    for (std::string set : {"td44", "bertsekas"}) {
-      TdConfig config = small_config(0.0, epsilon);
-      config.features = set;
+    for (std::string model : {"td44", "bertsekas", "ntuple"}) {
+      TdConfig config = small_config(model, 0.0, epsilon);
+      config.games_per_step = 4;
+      config.pieces_per_step = 10;
       TdLearner learner(config, best_kernel().kernel);
-      const Eigen::VectorXd w0 = learner.weights();
-      for (std::uint64_t g = 0; g < 300; ++g) learner.play_episode(g);
-      EXPECT_EQ(learner.episodes(), 300);
-      EXPECT_GT(learner.pieces(), 300);
-      EXPECT_GT(learner.lines(), 0) << set << " epsilon " << epsilon;
-      EXPECT_GT((learner.weights() - w0).norm(), 0.0) << set << " epsilon " << epsilon;
-      EXPECT_TRUE(learner.weights().allFinite()) << set << " epsilon " << epsilon;
+      const std::vector<double> w0 = learner.weights();
+      for (int s = 0; s < 500; ++s) learner.step(2);
+      EXPECT_GT(learner.episodes(), 4) << model;
+      EXPECT_GT(learner.lines(), 0) << model << " epsilon " << epsilon;
+      EXPECT_NE(learner.weights(), w0) << model << " epsilon " << epsilon;
+      for (double w : learner.weights()) ASSERT_TRUE(std::isfinite(w)) << model;
+    }
+  }
+}
+
+// The learned values play under `tetrisbench play` with the learner's own rating.
+TEST(TdLearner, PolicyRoundTripsThroughItsFile) {
+  for (const std::string model : {"td44", "ntuple"}) {
+    TdConfig config = small_config(model, 0.0, 0.0);
+    config.games_per_step = 2;
+    config.pieces_per_step = 50;
+    TdLearner learner(config, best_kernel().kernel);
+    for (int s = 0; s < 50; ++s) learner.step(1);
+    const Policy p = learner.policy("learned");
+    EXPECT_TRUE(p.reward_lines);
+    const Policy q = model == "ntuple" ? parse_ntuple_policy(format_policy(p), "mem")
+                                       : parse_policy(format_policy(p), "mem");
+    EXPECT_TRUE(q.reward_lines);
+    if (model == "ntuple") {
+      ASSERT_TRUE(q.network);
+      EXPECT_EQ(q.network->weights(), learner.weights());
+    } else {
+      EXPECT_EQ(q.weights, learner.weights());
     }
   }
 }

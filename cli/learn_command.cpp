@@ -1,0 +1,129 @@
+#include "learn_command.h"
+
+#include <cmath>
+#include <cstdio>
+#include <mutex>
+#include <sstream>
+
+#include "atomic_file.h"
+#include "parallel_play.h"
+#include "play_command.h"  // UsageError, parse_board, choose_kernel
+#include "progress.h"
+#include "rng.h"
+#include "td_training.h"
+#include "tetris_fitness.h"  // kHeldOutSeed
+
+namespace tb {
+namespace {
+
+using Json = nlohmann::json;
+
+td::TdConfig make_config(const LearnOptions& o) {
+  Rules rules;
+  rules.geometry = parse_board(o.board);
+  if (o.generator == "uniform") rules.generator = Generator::uniform;
+  else if (o.generator == "bag7") rules.generator = Generator::bag7;
+  else throw UsageError("unknown generator '" + o.generator + "' (uniform or bag7)");
+  if (o.overflow == "strict") rules.overflow = Overflow::strict;
+  else if (o.overflow == "clear-first") rules.overflow = Overflow::clear_first;
+  else throw UsageError("unknown overflow rule '" + o.overflow + "' (strict or clear-first)");
+  Json options = Json::parse(o.options_json.empty() ? "{}" : o.options_json);
+  std::string learner = o.learner, features = o.features;
+  try {
+    if (!o.preset.empty()) {
+      Json preset = td::td_preset(o.preset);
+      if (learner != "td0") throw UsageError("--preset article2 is TD(0): use it with --learner td0 (or no --learner)");
+      if (features != "td44") throw UsageError("--preset article2 learns td44 features");
+      for (const auto& [k, v] : options.items()) preset[k] = v;  // explicit flags win
+      options = preset;
+    }
+    if (learner != "ntuple" && features != "td44" && features != "bertsekas")
+      throw UsageError("--features must be td44 or bertsekas, not '" + features + "'");
+    return td::make_td_config(learner, features, options, rules, o.seed);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+}
+
+std::string period_csv(const Json& records) {
+  std::ostringstream out;
+  out.precision(17);
+  out << "period,pieces,episodes,ended,mean_lines,capped,seconds\n";
+  for (const Json& r : records)
+    out << r["period"] << ',' << r["pieces"] << ',' << r["episodes"] << ',' << r["ended"] << ','
+        << r["mean_lines"].get<double>() << ',' << r["capped"] << ',' << r["seconds"].get<double>() << '\n';
+  return out.str();
+}
+
+}  // namespace
+
+int run_learn(const LearnOptions& o) {
+  if (o.out.empty()) throw UsageError("--out WEIGHTS is required (the learned weights file)");
+  if (o.pieces < 1) throw UsageError("--pieces must be a positive budget");
+  if (o.record_every < 0) throw UsageError("--record-every must be >= 0");
+  if (o.eval_games < 0 || o.eval_max_pieces < 0) throw UsageError("--eval-games and --eval-max-pieces must be >= 0");
+  if (o.threads < 0) throw UsageError("--threads must be >= 0 (0 = all cores)");
+  const td::TdConfig config = make_config(o);
+  const KernelVariant& kernel = choose_kernel(o.kernel);
+  try {
+    check_writable(o.out);  // fail before training, not after it
+    if (!o.log.empty()) check_writable(o.log);
+    if (!o.checkpoint.empty()) check_writable(o.checkpoint);
+  } catch (const std::runtime_error& e) {
+    throw UsageError(e.what());
+  }
+
+  td::TdRunSpec spec;
+  spec.config = config;
+  spec.budget_pieces = o.pieces;
+  spec.period_pieces = o.record_every > 0 ? o.record_every : std::max<std::int64_t>(1, o.pieces / 100);
+  spec.checkpoint = o.checkpoint;
+  std::mutex mu;
+  std::string line = "starting";
+  std::unique_ptr<ProgressLine> bar;
+  if (stderr_is_terminal())
+    bar = std::make_unique<ProgressLine>([&] {
+      std::lock_guard lock(mu);
+      return line;
+    });
+  const td::TdRun run = td::run_td(spec, o.threads, kernel.kernel, [&](const td::TdLearner& l, const td::TdPeriod& p) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "learn %s: %.1f%% of %lld pieces, %lld episodes, last period %.1f lines/episode",
+                  l.model().name().c_str(), 100.0 * static_cast<double>(p.pieces) / static_cast<double>(o.pieces),
+                  static_cast<long long>(o.pieces), static_cast<long long>(p.episodes), p.mean_lines);
+    std::lock_guard lock(mu);
+    line = buf;
+  });
+  bar.reset();
+
+  const std::string label = o.preset.empty() ? o.learner : o.preset;
+  Policy policy = run.learner->policy("learn-" + label + "-seed" + std::to_string(o.seed));
+  policy.rules = rule_set_name(config.rules);
+  policy.source = "tetrisbench learn, " + td::to_json(config).dump();
+  write_file_atomically(o.out, format_policy(policy));
+  if (!o.log.empty()) write_file_atomically(o.log, period_csv(run.records));
+
+  const td::TdLearner& l = *run.learner;
+  std::printf("learned %s (%s) on %dx%d, rules %s, seed %llu%s\n", l.model().name().c_str(), label.c_str(),
+              config.rules.geometry.width, config.rules.geometry.height, rule_set_name(config.rules).c_str(),
+              static_cast<unsigned long long>(o.seed), run.resumed ? " (resumed from checkpoint)" : "");
+  std::printf("alpha %g%s, gamma %g, lambda %g, epsilon %g, %d games x %d pieces per step\n", config.alpha,
+              config.normalized ? " (normalized)" : "", config.gamma, config.lambda, config.epsilon,
+              config.games_per_step, config.pieces_per_step);
+  std::printf("trained on %lld pieces, %lld episodes, %.1f s (%.0f pieces/s); weights: %s\n",
+              static_cast<long long>(l.pieces()), static_cast<long long>(l.episodes()), run.seconds,
+              run.seconds > 0 ? static_cast<double>(l.pieces()) / run.seconds : 0.0, o.out.c_str());
+  if (o.eval_games > 0) {
+    GameConfig game;
+    game.rules = config.rules;
+    game.seed = stream_key(o.seed ^ opt::kHeldOutSeed, 0);
+    game.max_pieces = o.eval_max_pieces;
+    const PlaySummary s = summarize(play_games(policy, game, o.eval_games, o.threads, kernel.kernel, nullptr));
+    std::printf("held-out: %lld games, mean lines %.1f, 95%% CI [%.1f, %.1f], median %.1f, capped %lld\n",
+                static_cast<long long>(s.games), s.mean_lines, s.ci95_low, s.ci95_high, s.median_lines,
+                static_cast<long long>(s.capped_games));
+  }
+  return 0;
+}
+
+}  // namespace tb

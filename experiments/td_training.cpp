@@ -1,0 +1,155 @@
+#include "td_training.h"
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+
+#include "atomic_file.h"
+
+namespace tb::td {
+namespace {
+
+using Json = nlohmann::json;
+constexpr int kCheckpointVersion = 1;
+
+// Our defaults: a normalized (NLMS) step, a long horizon, batches of 8 games x 16 pieces.
+// Chosen on 10x10 by the sweep in docs/td.md; article 2's own setup is the preset.
+Json learner_defaults(const std::string& learner) {
+  Json d = {{"alpha", 0.01},  {"normalized", true},    {"gamma", 0.99},          {"lambda", 0.0},
+            {"epsilon", 0.0}, {"init_scale", 0.005},   {"games_per_step", 8},    {"pieces_per_step", 16},
+            {"max_pieces_per_game", 0}};
+  if (learner == "tdlambda") d["lambda"] = 0.7;
+  if (learner == "ntuple") {
+    d["alpha"] = 0.1;
+    d["lambda"] = 0.5;
+  }
+  return d;
+}
+
+template <typename T>
+T get(const Json& j, const char* key) {
+  try {
+    return j.at(key).get<T>();
+  } catch (const Json::exception&) {
+    throw std::invalid_argument(std::string("td option '") + key + "' has the wrong type");
+  }
+}
+
+}  // namespace
+
+bool is_td_learner(const std::string& name) { return name == "td0" || name == "tdlambda" || name == "ntuple"; }
+
+Json td_preset(const std::string& name) {
+  if (name == "article2")
+    return {{"alpha", 0.001},     {"normalized", false},     {"gamma", 0.9},
+            {"lambda", 0.0},      {"epsilon", 0.0},          {"games_per_step", 1},
+            {"pieces_per_step", 1}, {"init_scale", 0.005}};
+  throw std::invalid_argument("unknown preset '" + name + "' (article2)");
+}
+
+TdConfig make_td_config(const std::string& learner, const std::string& features, const Json& options,
+                        const Rules& rules, std::uint64_t seed) {
+  if (!is_td_learner(learner)) throw std::invalid_argument("unknown learner '" + learner + "' (td0, tdlambda or ntuple)");
+  if (!options.is_object()) throw std::invalid_argument("td options must be an object");
+  Json o = learner_defaults(learner);
+  for (const auto& [key, value] : options.items()) {
+    if (!o.contains(key)) throw std::invalid_argument("unknown td option '" + key + "'");
+    o[key] = value;
+  }
+  TdConfig c;
+  c.model = learner == "ntuple" ? "ntuple" : features;
+  c.rules = rules;
+  c.seed = seed;
+  c.alpha = get<double>(o, "alpha");
+  c.normalized = get<bool>(o, "normalized");
+  c.gamma = get<double>(o, "gamma");
+  c.lambda = get<double>(o, "lambda");
+  c.epsilon = get<double>(o, "epsilon");
+  c.init_scale = get<double>(o, "init_scale");
+  c.games_per_step = get<int>(o, "games_per_step");
+  c.pieces_per_step = get<int>(o, "pieces_per_step");
+  c.max_pieces_per_game = get<std::int64_t>(o, "max_pieces_per_game");
+  if (learner == "td0" && c.lambda != 0.0) throw std::invalid_argument("td0 has lambda 0; use tdlambda");
+  check_config(c);
+  return c;
+}
+
+Json to_json(const TdConfig& c) {
+  return {{"model", c.model},
+          {"rules", rule_set_name(c.rules)},
+          {"board", std::to_string(c.rules.geometry.width) + "x" + std::to_string(c.rules.geometry.height)},
+          {"alpha", c.alpha},
+          {"normalized", c.normalized},
+          {"gamma", c.gamma},
+          {"lambda", c.lambda},
+          {"epsilon", c.epsilon},
+          {"init_scale", c.init_scale},
+          {"seed", c.seed},
+          {"max_pieces_per_game", c.max_pieces_per_game},
+          {"games_per_step", c.games_per_step},
+          {"pieces_per_step", c.pieces_per_step}};
+}
+
+Json to_json(const TdPeriod& p) {
+  return {{"period", p.period}, {"pieces", p.pieces},         {"episodes", p.episodes}, {"ended", p.ended},
+          {"mean_lines", p.mean_lines}, {"capped", p.capped}, {"seconds", p.seconds}};
+}
+
+TdRun run_td(const TdRunSpec& spec, int threads, FeatureKernel kernel, const TdProgressFn& progress) {
+  TdRun run;
+  run.learner = std::make_unique<TdLearner>(spec.config, kernel);
+  TdLearner& learner = *run.learner;
+  const Json config_json = to_json(spec.config);
+  std::int64_t period = 0;
+  if (!spec.checkpoint.empty() && std::filesystem::exists(spec.checkpoint)) {
+    Json ck;
+    try {
+      std::ifstream in(spec.checkpoint);
+      ck = Json::parse(in);
+      if (ck.value("version", 0) != kCheckpointVersion) throw std::runtime_error("unknown version");
+      if (ck.at("config") != config_json) throw std::runtime_error("it was made with another configuration");
+      learner.restore(ck.at("learner"));
+      run.records = ck.at("records");
+      run.seconds = ck.at("seconds");
+    } catch (const std::exception& e) {
+      throw std::runtime_error("cannot resume from checkpoint " + spec.checkpoint + ": " + e.what());
+    }
+    period = static_cast<std::int64_t>(run.records.size());
+    run.resumed = true;
+  }
+  const std::int64_t per_step = static_cast<std::int64_t>(spec.config.games_per_step) * spec.config.pieces_per_step;
+  const std::int64_t every = std::max<std::int64_t>(spec.period_pieces, per_step);
+  TdPeriod cur;
+  double lines = 0;
+  auto start = std::chrono::steady_clock::now();
+  while (learner.pieces() + per_step <= spec.budget_pieces) {
+    for (const Episode& e : learner.step(threads)) {
+      ++cur.ended;
+      lines += static_cast<double>(e.lines);
+      cur.capped += e.capped;
+    }
+    const bool last = learner.pieces() + per_step > spec.budget_pieces;
+    if (learner.pieces() < (period + 1) * every && !last) continue;
+    const auto now = std::chrono::steady_clock::now();
+    run.seconds += std::chrono::duration<double>(now - start).count();
+    start = now;
+    cur.period = period++;
+    cur.pieces = learner.pieces();
+    cur.episodes = learner.episodes();
+    cur.mean_lines = cur.ended ? lines / static_cast<double>(cur.ended) : 0.0;
+    cur.seconds = run.seconds;
+    run.records.push_back(to_json(cur));
+    if (!spec.checkpoint.empty()) {
+      const Json ck = {{"version", kCheckpointVersion}, {"config", config_json}, {"learner", learner.state()},
+                       {"records", run.records},        {"seconds", run.seconds}};
+      write_file_atomically(spec.checkpoint, ck.dump());
+    }
+    if (progress) progress(learner, cur);
+    cur = TdPeriod{};
+    lines = 0;
+  }
+  return run;
+}
+
+}  // namespace tb::td

@@ -1,0 +1,117 @@
+#include "value_model.h"
+
+#include <stdexcept>
+
+#include "kernel_variants.h"
+
+namespace tb::td {
+
+LinearModel::LinearModel(const std::string& set_name, Geometry g, FeatureKernel kernel)
+    : set_(find_feature_set(set_name)), geometry_(g), kernel_(kernel), lanes_(kernel_lanes(kernel)) {
+  if (!set_) throw std::invalid_argument("td: unknown feature set '" + set_name + "'");
+  if (const std::string why = check_geometry(g); !why.empty()) throw std::invalid_argument("td: " + why);
+  for (Feature f : set_->features) {
+    if (is_move_feature(f))
+      throw std::invalid_argument("td: feature set '" + set_name + "' has the move feature '" +
+                                  std::string(feature_name(f)) + "', not an afterstate feature");
+    const FeatureSource s = feature_source(f);
+    groups_ |= s.group;
+    for (int i = 0; i < feature_width(f, g.width); ++i) rows_.push_back(s.slot + i);
+  }
+}
+
+void LinearModel::prepare(CandidateBlock& block) const {
+  if (!groups_) return;
+  const int lanes = (block.count + lanes_ - 1) / lanes_ * lanes_;  // <= block.lanes
+  const BoardBlock view{block.cols.data(), kBlockCapacity, lanes, geometry_.width, geometry_.height};
+  kernel_(view, groups_, block.values.data());
+}
+
+void LinearModel::active(const CandidateBlock& block, int k, Active& out) const {
+  const std::size_t n = rows_.size();
+  out.index.resize(n);
+  out.value.resize(n);
+  out.norm2 = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double v = block.value(rows_[i], k);
+    out.index[i] = static_cast<std::uint32_t>(i);
+    out.value[i] = v;
+    out.norm2 += v * v;
+  }
+}
+
+void LinearModel::values(const CandidateBlock& block, const std::vector<double>& w, double* out) const {
+  const int n = block.count;
+  for (int k = 0; k < n; ++k) out[k] = 0.0;
+  for (std::size_t i = 0; i < rows_.size(); ++i) {  // i-major: per k the order of Active::dot
+    const std::int32_t* v = &block.values[static_cast<std::size_t>(rows_[i]) * kBlockCapacity];
+    const double wi = w[i];
+    for (int k = 0; k < n; ++k) out[k] += wi * v[k];
+  }
+}
+
+void LinearModel::of_board(const Board& board, Active& out) const {
+  auto block = std::make_unique<CandidateBlock>();
+  block->count = 1;
+  block->lanes = kLaneMultiple;
+  block->width = geometry_.width;
+  for (int c = 0; c < geometry_.width; ++c)
+    std::fill_n(&block->cols[c * kBlockCapacity], block->lanes, board.cols[c]);
+  block->values[MOVE_CONSTANT * kBlockCapacity] = 1;
+  prepare(*block);
+  active(*block, 0, out);
+}
+
+Policy LinearModel::policy(const std::vector<double>& w, const std::string& name) const {
+  Policy p;
+  p.name = name;
+  p.features = set_;
+  p.weights = w;
+  p.reward_lines = true;
+  return p;
+}
+
+void NTupleModel::of_board(const Board& board, Active& out) const {
+  const std::size_t m = static_cast<std::size_t>(network_.tuple_count());
+  out.index.resize(m);
+  out.value.assign(m, 1.0);
+  out.norm2 = static_cast<double>(m);
+  network_.indices(board, out.index.data());
+}
+
+void NTupleModel::active(const CandidateBlock& block, int k, Active& out) const {
+  of_board(block.board(k), out);
+}
+
+void NTupleModel::values(const CandidateBlock& block, const std::vector<double>& w, double* out) const {
+  std::uint32_t idx[3 * kMaxWidth];
+  for (int k = 0; k < block.count; ++k) {
+    if (block.terminal[k]) continue;
+    network_.indices(block.board(k), idx);
+    double v = 0.0;  // the order of Active::dot
+    for (int t = 0; t < network_.tuple_count(); ++t) v += w[idx[t]] * 1.0;
+    out[k] = v;
+  }
+}
+
+Policy NTupleModel::policy(const std::vector<double>& w, const std::string& name) const {
+  auto net = std::make_shared<NTupleNetwork>(network_.geometry());
+  net->weights() = w;
+  Policy p;
+  p.name = name;
+  p.network = std::move(net);
+  p.reward_lines = true;
+  return p;
+}
+
+std::string NTupleModel::name() const { return "ntuple-" + std::string(kNTupleLayout); }
+
+std::unique_ptr<ValueModel> make_value_model(const std::string& model, Geometry g, FeatureKernel kernel) {
+  if (model == "ntuple") {
+    if (const std::string why = check_geometry(g); !why.empty()) throw std::invalid_argument("td: " + why);
+    return std::make_unique<NTupleModel>(g);
+  }
+  return std::make_unique<LinearModel>(model, g, kernel);
+}
+
+}  // namespace tb::td

@@ -1,0 +1,89 @@
+// What a TD learner learns: an afterstate value V(s') = sum_i w[index_i] * value_i over the
+// active features of the afterstate s' (the board after a placement and its line clears).
+//   LinearModel: a named feature set of board features (td44, bertsekas), read from the
+//                feature-kernel slots of a CandidateBlock, so the learner sees exactly the
+//                features the engine's evaluator sees.  Every weight is active.
+//   NTupleModel: the n-tuple network of engine/ntuple.h; one active weight per tuple, value 1.
+// Either turns its weights into a Policy with `reward lines`, which `tetrisbench play`
+// plays with the same rating the learner acts on (r + V(s')).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "evaluator.h"
+#include "ntuple.h"
+#include "policy.h"
+
+namespace tb::td {
+
+// A sparse feature vector.
+struct Active {
+  std::vector<std::uint32_t> index;  // (n) weight indices
+  std::vector<double> value;         // (n) feature values
+  double norm2 = 0;                  // sum of value^2
+
+  double dot(const std::vector<double>& w) const {
+    double v = 0;
+    for (std::size_t i = 0; i < index.size(); ++i) v += w[index[i]] * value[i];
+    return v;
+  }
+};
+
+class ValueModel {
+ public:
+  virtual ~ValueModel() = default;
+  virtual std::size_t size() const = 0;                       // weights
+  virtual void prepare(CandidateBlock& block) const = 0;      // once per materialized block
+  virtual void active(const CandidateBlock& block, int k, Active& out) const = 0;
+  // V of every candidate (after prepare()); the same sums as Active::dot.  Terminal
+  // candidates get some value that callers ignore.
+  virtual void values(const CandidateBlock& block, const std::vector<double>& w, double* out) const = 0;
+  virtual void of_board(const Board& board, Active& out) const = 0;  // the same, for one board
+  virtual Policy policy(const std::vector<double>& w, const std::string& name) const = 0;
+  virtual std::string name() const = 0;  // "td44", "bertsekas" or "ntuple-v1"
+};
+
+// Reads a feature set's values from the kernel slots of a CandidateBlock.
+class LinearModel final : public ValueModel {
+ public:
+  // Throws std::invalid_argument for an unknown set or one with move features.
+  LinearModel(const std::string& set_name, Geometry g, FeatureKernel kernel);
+  std::size_t size() const override { return rows_.size(); }
+  void prepare(CandidateBlock& block) const override;
+  void active(const CandidateBlock& block, int k, Active& out) const override;
+  void values(const CandidateBlock& block, const std::vector<double>& w, double* out) const override;
+  void of_board(const Board& board, Active& out) const override;
+  Policy policy(const std::vector<double>& w, const std::string& name) const override;
+  std::string name() const override { return std::string(set_->name); }
+
+ private:
+  const FeatureSet* set_;
+  std::vector<int> rows_;  // row of CandidateBlock::values per weight
+  std::uint32_t groups_ = 0;
+  Geometry geometry_;
+  FeatureKernel kernel_;
+  int lanes_;
+};
+
+class NTupleModel final : public ValueModel {
+ public:
+  explicit NTupleModel(Geometry g) : network_(g) {}
+  std::size_t size() const override { return network_.size(); }
+  void prepare(CandidateBlock&) const override {}
+  void active(const CandidateBlock& block, int k, Active& out) const override;
+  void values(const CandidateBlock& block, const std::vector<double>& w, double* out) const override;
+  void of_board(const Board& board, Active& out) const override;
+  Policy policy(const std::vector<double>& w, const std::string& name) const override;
+  std::string name() const override;
+
+ private:
+  NTupleNetwork network_;  // its layout; the learner owns the weights
+};
+
+// "ntuple" makes an NTupleModel, anything else a LinearModel of that feature set.
+std::unique_ptr<ValueModel> make_value_model(const std::string& model, Geometry g, FeatureKernel kernel);
+
+}  // namespace tb::td
