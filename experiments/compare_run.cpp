@@ -9,6 +9,7 @@
 #include "optimizer.h"
 #include "policy.h"
 #include "rng.h"
+#include "td_training.h"
 #include "tetris_fitness.h"
 
 namespace tb::opt {
@@ -64,22 +65,19 @@ std::int64_t generation_cap(const ExperimentConfig& c, std::int64_t pieces, std:
   return left / per_generation >= 1 ? left / per_generation : 0;
 }
 
-}  // namespace
+// What one training run leaves for the held-out games and result.json.
+struct Trained {
+  Policy policy;
+  Json records = Json::array();
+  std::int64_t pieces = 0, games = 0, generations = 0;
+  double seconds = 0, best_training = -HUGE_VAL;
+  std::vector<std::string> reasons;
+};
 
-std::uint64_t run_seed(const ExperimentConfig& c, int run) {
-  return stream_key(c.seed, static_cast<std::uint64_t>(run));
-}
-
-Json run_one(const ExperimentConfig& c, int spec_index, int run, const std::string& dir_name,
-             int threads, FeatureKernel kernel, const ProgressFn& progress) {
-  const fs::path dir(dir_name);
-  fs::create_directories(dir);
-  if (fs::exists(dir / "result.json")) return read_json(dir / "result.json");
-
-  const OptimizerSpec& spec = c.optimizers[spec_index];
-  const std::uint64_t seed = run_seed(c, run);
+Trained train_blackbox(const ExperimentConfig& c, const OptimizerSpec& spec, int spec_index, std::uint64_t seed,
+                       const fs::path& dir, int threads, FeatureKernel kernel, const ProgressFn& progress, int run) {
   OptimizerSetup setup;
-  setup.dim = find_feature_set(c.features)->dimension(c.rules.geometry.width);
+  setup.dim = find_feature_set(spec.features)->dimension(c.rules.geometry.width);
   setup.seed = stream_key(seed, static_cast<std::uint64_t>(spec_index) + 1);
   setup.x0 = Vector::Zero(setup.dim);  // learning from all-zero weights
   setup.sigma0 = spec.sigma0;
@@ -88,9 +86,13 @@ Json run_one(const ExperimentConfig& c, int spec_index, int run, const std::stri
   setup.options = spec.options;
   auto opt = make_optimizer(spec.optimizer, setup);
 
-  Json records = Json::array();
-  std::int64_t pieces = 0, games = 0, generation = 0;
-  double seconds = 0, best_stat = -HUGE_VAL;
+  Trained t;
+  Json& records = t.records;
+  std::int64_t& pieces = t.pieces;
+  std::int64_t& games = t.games;
+  std::int64_t& generation = t.generations;
+  double& seconds = t.seconds;
+  double& best_stat = t.best_training;
   Vector best_x = setup.x0;
   if (fs::exists(dir / "checkpoint.json")) {
     const Json ck = read_json(dir / "checkpoint.json");
@@ -107,7 +109,7 @@ Json run_one(const ExperimentConfig& c, int spec_index, int run, const std::stri
     best_x = Eigen::Map<const Vector>(w.data(), static_cast<Eigen::Index>(w.size()));
   }
 
-  std::vector<std::string> reasons;
+  std::vector<std::string>& reasons = t.reasons;
   for (;;) {
     reasons = opt->stop();
     if (!reasons.empty()) break;
@@ -118,7 +120,8 @@ Json run_one(const ExperimentConfig& c, int spec_index, int run, const std::stri
       reasons = {"Budget"};
       break;
     }
-    const GenerationFitness fit = evaluate_generation(X, c, seed, generation, cap < 0 ? 0 : cap, threads, kernel);
+    const GenerationFitness fit =
+        evaluate_generation(X, spec.features, c, seed, generation, cap < 0 ? 0 : cap, threads, kernel);
     opt->tell(X, fit.f);
     pieces += fit.pieces;
     games += fit.games;
@@ -154,26 +157,90 @@ Json run_one(const ExperimentConfig& c, int spec_index, int run, const std::stri
     if (progress) progress({spec.label, run, generation, pieces, best_stat});
   }
 
+  t.policy = policy_from(best_x, spec.features, "");
+  return t;
+}
+
+// A TD learner under the same budget: records every 1% of the budget (at least one step).
+Trained train_td(const ExperimentConfig& c, const OptimizerSpec& spec, std::uint64_t seed, const fs::path& dir,
+                 int threads, FeatureKernel kernel, const ProgressFn& progress, int run) {
+  if (c.budget_pieces <= 0) throw std::runtime_error("TD learner '" + spec.label + "' needs budget.pieces");
+  td::TdRunSpec rs;
+  rs.config = td::make_td_config(spec.optimizer, spec.features, spec.options, c.rules, seed);
+  rs.budget_pieces = c.budget_pieces;
+  rs.period_pieces = std::max<std::int64_t>(1, c.budget_pieces / 100);
+  rs.checkpoint = (dir / "checkpoint.json").string();
+  Trained t;
+  double best = -HUGE_VAL;
+  const td::TdRun r = td::run_td(rs, threads, kernel, [&](const td::TdLearner& l, const td::TdPeriod& p) {
+    best = std::max(best, p.mean_lines);
+    if (progress) progress({spec.label, run, p.period + 1, l.pieces(), best});
+  });
+  // generations.csv in the optimizers' columns: a period is a generation, its episodes the games.
+  for (const Json& p : r.records) {
+    const double mean = p["mean_lines"].get<double>();
+    t.best_training = std::max(t.best_training, mean);
+    t.records.push_back({{"generation", p["period"]},
+                         {"evaluations", p["episodes"]},
+                         {"pieces", p["pieces"]},
+                         {"games", p["episodes"]},
+                         {"best", t.best_training},
+                         {"gen_best", mean},
+                         {"gen_mean", mean},
+                         {"spread", 0.0},
+                         {"capped_games", p["capped"]},
+                         {"seconds", p["seconds"]}});
+  }
+  write_file_atomically((dir / "generations.csv").string(), csv(t.records));
+  t.pieces = r.learner->pieces();
+  t.games = r.learner->episodes();
+  t.generations = static_cast<std::int64_t>(r.records.size());
+  t.seconds = r.seconds;
+  t.reasons = {"Budget"};
+  t.policy = r.learner->policy("");
+  return t;
+}
+
+}  // namespace
+
+std::uint64_t run_seed(const ExperimentConfig& c, int run) {
+  return stream_key(c.seed, static_cast<std::uint64_t>(run));
+}
+
+Json run_one(const ExperimentConfig& c, int spec_index, int run, const std::string& dir_name,
+             int threads, FeatureKernel kernel, const ProgressFn& progress) {
+  const fs::path dir(dir_name);
+  fs::create_directories(dir);
+  if (fs::exists(dir / "result.json")) return read_json(dir / "result.json");
+
+  const OptimizerSpec& spec = c.optimizers[spec_index];
+  const std::uint64_t seed = run_seed(c, run);
+  Trained t = td::is_td_learner(spec.optimizer)
+                  ? train_td(c, spec, stream_key(seed, static_cast<std::uint64_t>(spec_index) + 1), dir, threads,
+                             kernel, progress, run)
+                  : train_blackbox(c, spec, spec_index, seed, dir, threads, kernel, progress, run);
+  Policy& final = t.policy;
+  final.name = spec.label + "-run" + std::to_string(run);
+  final.rules = rule_set_name(c.rules);
+  final.source = "tetrisbench compare, experiment " + c.name + ", optimizer " + spec.label;
   Json held = Json::object();
   for (Geometry g : c.heldout_boards)
     held[std::to_string(g.width) + "x" + std::to_string(g.height)] =
-        summary_json(evaluate_heldout(best_x, c, g, threads, kernel));
-  Policy final = policy_from(best_x, c.features, spec.label + "-run" + std::to_string(run));
-  final.rules = rule_set_name(c.rules);
-  final.source = "tetrisbench compare, experiment " + c.name + ", optimizer " + spec.label;
+        summary_json(evaluate_heldout(final, c, g, threads, kernel));
   write_file_atomically((dir / "final.policy").string(), format_policy(final));
   Json result = {{"label", spec.label},
                  {"optimizer", spec.optimizer},
+                 {"features", spec.features},
                  {"run", run},
                  {"seed", seed},
-                 {"pieces", pieces},
-                 {"games", games},
-                 {"generations", generation},
-                 {"seconds", seconds},
-                 {"stop_reasons", reasons},
-                 {"best_training", best_stat},
-                 {"weights", final.weights},
-                 {"records", records},
+                 {"pieces", t.pieces},
+                 {"games", t.games},
+                 {"generations", t.generations},
+                 {"seconds", t.seconds},
+                 {"stop_reasons", t.reasons},
+                 {"best_training", t.best_training},
+                 {"weights", final.network ? Json(nullptr) : Json(final.weights)},
+                 {"records", t.records},
                  {"held_out", held}};
   write_file_atomically((dir / "result.json").string(), result.dump(1));
   return result;

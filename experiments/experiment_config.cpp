@@ -8,6 +8,7 @@
 
 #include "feature_set.h"
 #include "optimizer.h"
+#include "td_training.h"
 
 namespace tb::opt {
 namespace {
@@ -97,13 +98,16 @@ void read_rules(Table t, ExperimentConfig& c) {
   t.reject_unknown();
 }
 
-OptimizerSpec read_optimizer(Table t) {
+OptimizerSpec read_optimizer(Table t, const ExperimentConfig& c) {
   OptimizerSpec s;
   s.optimizer = t.get<std::string>("optimizer", "");
   if (s.optimizer.empty()) t.fail("optimizer", "missing");
-  bool known = false;
+  const bool td = td::is_td_learner(s.optimizer);
+  bool known = td;
   for (auto n : optimizer_names()) known = known || n == s.optimizer;
-  if (!known) t.fail("optimizer", "unknown optimizer '" + s.optimizer + "'");
+  if (!known) t.fail("optimizer", "unknown optimizer '" + s.optimizer + "' (or TD learner td0, tdlambda, ntuple)");
+  s.features = t.get<std::string>("features", td ? "td44" : c.features);
+  if (!find_feature_set(s.features)) t.fail("features", "unknown feature set '" + s.features + "'");
   s.label = t.get<std::string>("label", s.optimizer);
   if (!std::regex_match(s.label, std::regex("[A-Za-z0-9_.-]+")))
     t.fail("label", "use letters, digits, '-', '_' or '.' (it names a folder)");
@@ -115,6 +119,19 @@ OptimizerSpec read_optimizer(Table t) {
   if (const toml::node* o = t.raw("options")) {
     if (!o->is_table()) t.fail("options", "expected a table");
     s.options = toml_to_json(*o);
+  }
+  if (td) {
+    try {
+      Rules rules = c.rules;
+      const td::TdConfig tc = td::make_td_config(s.optimizer, s.features, s.options, rules, 1);
+      (void)tc;
+    } catch (const std::invalid_argument& e) {
+      t.fail("options", e.what());
+    }
+    if (s.optimizer == "ntuple") {
+      s.features = "ntuple-v1";
+      if (c.heldout_boards.size() > 1) t.fail("optimizer", "an n-tuple network plays only its training board: drop heldout.boards");
+    }
   }
   t.reject_unknown();
   return s;
@@ -202,7 +219,7 @@ ExperimentConfig parse_experiment(const std::string& text, const std::string& or
     const std::string where = "optimizer[" + std::to_string(i) + "]";
     const toml::table* t = (*opts)[i].as_table();
     if (!t) top.fail("optimizer", "expected [[optimizer]] tables");
-    c.optimizers.push_back(read_optimizer(Table(t, where, origin)));
+    c.optimizers.push_back(read_optimizer(Table(t, where, origin), c));
     if (!labels.insert(c.optimizers.back().label).second)
       top.fail("optimizer", "duplicate label '" + c.optimizers.back().label + "'");
   }
@@ -223,7 +240,7 @@ nlohmann::json to_json(const ExperimentConfig& c) {
   for (Geometry g : c.heldout_boards) boards.push_back(std::to_string(g.width) + "x" + std::to_string(g.height));
   nlohmann::json opts = nlohmann::json::array();
   for (const OptimizerSpec& s : c.optimizers)
-    opts.push_back({{"label", s.label}, {"optimizer", s.optimizer}, {"sigma0", s.sigma0},
+    opts.push_back({{"label", s.label}, {"optimizer", s.optimizer}, {"features", s.features}, {"sigma0", s.sigma0},
                     {"init_low", s.init_low}, {"init_high", s.init_high}, {"options", s.options}});
   return {{"name", c.name},
           {"features", c.features},

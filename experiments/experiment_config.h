@@ -11,10 +11,13 @@
 
 namespace tb::opt {
 
-// One optimizer entry: which algorithm, how it starts, and its options.
+// One optimizer entry: which algorithm, how it starts, and its options.  A TD learner (td0,
+// tdlambda, ntuple; experiments/td_training.h) is an entry too: it learns from self-play
+// under the same piece budget, and its options are TD options.
 struct OptimizerSpec {
   std::string label;      // unique within the experiment, used in paths and reports
-  std::string optimizer;  // a name of make_optimizer()
+  std::string optimizer;  // a name of make_optimizer(), or a TD learner
+  std::string features;   // the feature set this entry learns ("ntuple-v1" for the network)
   double sigma0 = 1.0;
   double init_low = -1.0, init_high = 1.0;
   nlohmann::json options = nlohmann::json::object();
@@ -24,7 +27,7 @@ enum class Statistic { mean_lines, article1 };
 
 struct ExperimentConfig {
   std::string name;                // results/<name>/...
-  std::string features = "bcts";   // feature set to learn
+  std::string features = "bcts";   // feature set to learn (an entry may name its own)
   Rules rules;                     // training rules (board, generator, overflow, lookahead)
   int runs = 3;                    // independent runs (seeds) per optimizer
   std::uint64_t seed = 1;          // run r of optimizer k derives from (seed, k, r)

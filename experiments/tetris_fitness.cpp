@@ -13,12 +13,12 @@ Policy policy_from(const Vector& weights, const std::string& features, const std
   return p;
 }
 
-GenerationFitness evaluate_generation(const Matrix& X, const ExperimentConfig& c,
+GenerationFitness evaluate_generation(const Matrix& X, const std::string& features, const ExperimentConfig& c,
                                       std::uint64_t run_seed, std::int64_t generation,
                                       std::int64_t max_pieces, int threads, FeatureKernel kernel) {
   const auto lambda = static_cast<int>(X.cols());
   std::vector<Policy> policies;
-  for (int k = 0; k < lambda; ++k) policies.push_back(policy_from(X.col(k), c.features, "candidate"));
+  for (int k = 0; k < lambda; ++k) policies.push_back(policy_from(X.col(k), features, "candidate"));
   GameConfig config;
   config.rules = c.rules;
   config.seed = stream_key(run_seed, static_cast<std::uint64_t>(generation));
@@ -48,15 +48,14 @@ GenerationFitness evaluate_generation(const Matrix& X, const ExperimentConfig& c
   return out;
 }
 
-PlaySummary evaluate_heldout(const Vector& weights, const ExperimentConfig& c, Geometry board,
+PlaySummary evaluate_heldout(const Policy& policy, const ExperimentConfig& c, Geometry board,
                              int threads, FeatureKernel kernel) {
   GameConfig config;
   config.rules = c.rules;
   config.rules.geometry = board;
   config.seed = stream_key(c.seed ^ kHeldOutSeed, 0);
   config.max_pieces = c.heldout_max_pieces;
-  const Policy p = policy_from(weights, c.features, "held-out");
-  const auto games = play_games(p, config, c.heldout_games, threads, kernel, nullptr);
+  const auto games = play_games(policy, config, c.heldout_games, threads, kernel, nullptr);
   return summarize(games);
 }
 

@@ -29,13 +29,14 @@ struct GenerationFitness {
 
 Policy policy_from(const Vector& weights, const std::string& features, const std::string& name);
 
-// Plays lambda x G games; `max_pieces` caps each game (0 = none).
-GenerationFitness evaluate_generation(const Matrix& X, const ExperimentConfig& c,
+// Plays lambda x G games of the candidates (weights of `features`); `max_pieces` caps each
+// game (0 = none).
+GenerationFitness evaluate_generation(const Matrix& X, const std::string& features, const ExperimentConfig& c,
                                       std::uint64_t run_seed, std::int64_t generation,
                                       std::int64_t max_pieces, int threads, FeatureKernel kernel);
 
-// The held-out games of one weight vector on one board.
-PlaySummary evaluate_heldout(const Vector& weights, const ExperimentConfig& c, Geometry board,
+// The held-out games of one policy on one board.
+PlaySummary evaluate_heldout(const Policy& policy, const ExperimentConfig& c, Geometry board,
                              int threads, FeatureKernel kernel);
 
 }  // namespace tb::opt

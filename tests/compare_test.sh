@@ -2,9 +2,9 @@
 # `tetrisbench compare` end to end: a tiny comparison writes every file of its results folder
 # (report.md and plots included); a run killed with SIGKILL mid-way and resumed gives the same
 # report numbers as an uninterrupted one; an existing folder is never overwritten.
-# Usage: compare_test.sh PATH/TO/tetrisbench PATH/TO/tiny-compare.toml
+# Usage: compare_test.sh PATH/TO/tetrisbench PATH/TO/tiny-compare.toml [LABEL-TO-KILL-IN [BOARD]]
 set -u
-bin=$1 config=$2
+bin=$1 config=$2 victim=${3:-pso-article1} board=${4:-6x8}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failures=0
@@ -30,19 +30,20 @@ for f in config.toml metadata.json report.json report.md plots/convergence.png p
 done
 grep -q '"held_out"' "$work/whole/report.json" || fail "report.json has no held_out"
 grep -q 'Mann-Whitney' "$work/whole/report.md" || fail "report.md has no U test"
-"$bin" play --policy "$work/whole/runs/ce/run-0/final.policy" --board 6x8 --games 2 >/dev/null ||
-  fail "final.policy does not play"
+for policy in "$work"/whole/runs/*/run-0/final.policy; do
+  "$bin" play --policy "$policy" --board "$board" --games 2 >/dev/null || fail "$policy does not play"
+done
 echo "ok: results folder complete"
 
 # Never overwrite: the same --out again is a usage error.
 "$bin" compare "$config" --out "$work/whole" 2>/dev/null >/dev/null
 [ $? -eq 2 ] || fail "an existing results folder was not refused"
 
-# Kill -9 once the first checkpoint of the second optimizer exists, then resume.
+# Kill -9 once the first checkpoint of $victim exists, then resume.
 "$bin" compare "$config" --out "$work/killed" --threads 1 2>/dev/null >/dev/null &
 pid=$!
 for _ in $(seq 1 400); do
-  [ -f "$work/killed/runs/pso-article1/run-0/checkpoint.json" ] && break
+  [ -f "$work/killed/runs/$victim/run-0/checkpoint.json" ] && break
   sleep 0.01
 done
 kill -9 "$pid" 2>/dev/null
