@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# `tetrisbench learn` end to end: the weights it writes play under `play --policy`; the result
+# does not depend on the thread count; a run resumed from its checkpoint (after a stop or a
+# kill -9) writes the same weights as an uninterrupted one; bad input exits 2 with one line
+# and writes nothing.
+# Usage: learn_test.sh PATH/TO/tetrisbench
+set -u
+bin=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+learn() { "$bin" learn --board 6x8 --eval-games 4 --eval-max-pieces 500 "$@"; }
+
+for learner in td0 tdlambda ntuple; do
+  learn --learner "$learner" --pieces 40000 --out "$work/$learner-1.policy" --threads 1 >"$work/$learner.out" ||
+    fail "$learner: learn failed"
+  learn --learner "$learner" --pieces 40000 --out "$work/$learner-2.policy" --threads 2 >/dev/null
+  cmp -s "$work/$learner-1.policy" "$work/$learner-2.policy" || fail "$learner: 1 and 2 threads differ"
+  grep -q "^held-out: 4 games" "$work/$learner.out" || fail "$learner: no held-out line"
+  "$bin" play --policy "$work/$learner-1.policy" --board 6x8 --games 3 --max-pieces 500 >/dev/null ||
+    fail "$learner: its weights do not play"
+done
+"$bin" learn --preset article2 --board 6x8 --pieces 20000 --eval-games 0 --out "$work/a2.policy" >"$work/a2.out" ||
+  fail "article2 preset failed"
+grep -q "alpha 0.001, gamma 0.9, lambda 0, epsilon 0, 1 games x 1 pieces per step" "$work/a2.out" ||
+  fail "article2 preset does not use article 2's settings"
+echo "ok: learners write playable weights, independent of threads"
+
+# Resume: stop at 30,000 pieces, continue to 60,000; and kill -9 mid-way, then resume.
+learn --learner ntuple --pieces 60000 --record-every 3000 --out "$work/straight.policy" >/dev/null
+learn --learner ntuple --pieces 30000 --record-every 3000 --checkpoint "$work/ck.json" --out "$work/half.policy" >/dev/null
+learn --learner ntuple --pieces 60000 --record-every 3000 --checkpoint "$work/ck.json" --out "$work/resumed.policy" \
+  >"$work/resumed.out"
+grep -q "resumed from checkpoint" "$work/resumed.out" || fail "the second run did not resume"
+cmp -s "$work/straight.policy" "$work/resumed.policy" || fail "stopped and resumed weights differ"
+"$bin" learn --board 6x8 --eval-games 0 --learner tdlambda --pieces 1000000 --record-every 3000 \
+  --checkpoint "$work/k.json" --out "$work/k.policy" >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 1 500); do [ -f "$work/k.json" ] && break; sleep 0.01; done
+kill -9 "$pid" 2>/dev/null
+wait "$pid" 2>/dev/null
+[ -f "$work/k.policy" ] && fail "a killed run left a weights file"
+[ -f "$work/k.json" ] || fail "no checkpoint before the kill"
+learn --learner tdlambda --pieces 1000000 --record-every 3000 --out "$work/k-straight.policy" >/dev/null
+learn --learner tdlambda --pieces 1000000 --record-every 3000 --checkpoint "$work/k.json" --out "$work/k.policy" >/dev/null ||
+  fail "resume after kill failed"
+cmp -s "$work/k-straight.policy" "$work/k.policy" || fail "killed and resumed weights differ"
+echo "ok: resume gives the same weights"
+
+# Bad input: exit 2, one line on stderr, no weights file.
+bad() {
+  local why=$1
+  shift
+  "$bin" learn --board 6x8 --pieces 1000 --out "$work/bad.policy" "$@" 2>"$work/err" >/dev/null
+  local rc=$?
+  [ $rc -eq 2 ] || fail "$why: exit $rc, not 2"
+  [ "$(wc -l <"$work/err")" -eq 1 ] || fail "$why: stderr is not one line: $(cat "$work/err")"
+  [ -e "$work/bad.policy" ] && fail "$why: wrote a weights file"
+  rm -f "$work/bad.policy"
+}
+bad "unknown learner" --learner sarsa
+bad "unknown features" --features bcts
+bad "preset with ntuple" --preset article2 --learner ntuple
+bad "unknown preset" --preset article9
+bad "bad alpha" --alpha -1
+bad "bad lambda" --learner tdlambda --lambda 2
+bad "td0 with lambda" --learner td0 --lambda 0.5
+bad "bad board" --board 3x8
+bad "zero budget" --pieces 0
+"$bin" learn --board 6x8 --pieces 1000 2>"$work/err" >/dev/null
+[ $? -eq 2 ] || fail "missing --out was not a usage error"
+echo '{"version": 1, "config": {}}' >"$work/corrupt.json"
+"$bin" learn --board 6x8 --pieces 1000 --checkpoint "$work/corrupt.json" --out "$work/c.policy" 2>"$work/err" >/dev/null
+[ $? -ne 0 ] && grep -q "cannot resume" "$work/err" || fail "a foreign checkpoint was not refused"
+[ -e "$work/c.policy" ] && fail "a refused resume wrote weights"
+echo "ok: bad input"
+
+if [ "$failures" -ne 0 ]; then echo "$failures failure(s)"; exit 1; fi
+echo "all learn checks passed"
