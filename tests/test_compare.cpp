@@ -93,6 +93,35 @@ TEST(ExperimentConfig, RejectsBadInputWithTheKey) {
   EXPECT_NE(message(base + "features = \"nope\"\n").find("features"), std::string::npos);
 }
 
+TEST(ExperimentConfig, TdEntries) {
+  const std::string head = "name = \"x\"\nfeatures = \"bcts\"\n[budget]\npieces = 10\n";
+  const ExperimentConfig c = parse_experiment(
+      head + "[[optimizer]]\noptimizer = \"cmaes\"\n[[optimizer]]\noptimizer = \"tdlambda\"\n"
+             "options = { alpha = 0.02, lambda = 0.5 }\n[[optimizer]]\noptimizer = \"ntuple\"\n"
+             "[[optimizer]]\nlabel = \"b\"\noptimizer = \"td0\"\nfeatures = \"bertsekas\"\n",
+      "td.toml");
+  ASSERT_EQ(c.optimizers.size(), 4u);
+  EXPECT_EQ(c.optimizers[0].features, "bcts");  // the experiment's set
+  EXPECT_EQ(c.optimizers[1].features, "td44");  // the TD default
+  EXPECT_EQ(c.optimizers[2].features, "ntuple-v1");
+  EXPECT_EQ(c.optimizers[3].features, "bertsekas");
+  auto message = [&](const std::string& entry) {
+    try {
+      parse_experiment(head + "[[optimizer]]\n" + entry, "bad.toml");
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(message("optimizer = \"td0\"\nfeatures = \"bcts\"\n").find("move feature"), std::string::npos);
+  EXPECT_NE(message("optimizer = \"tdlambda\"\noptions = { beta = 1 }\n").find("unknown td option 'beta'"),
+            std::string::npos);
+  EXPECT_NE(message("optimizer = \"td0\"\noptions = { lambda = 0.5 }\n").find("use tdlambda"), std::string::npos);
+  EXPECT_NE(message("optimizer = \"ntuple\"\noptions = { alpha = -1 }\n").find("alpha"), std::string::npos);
+  EXPECT_NE(message("optimizer = \"ntuple\"\n[heldout]\nboards = [\"10x12\"]\n").find("only its training board"),
+            std::string::npos);
+}
+
 struct Crash {};
 
 TEST(CompareRun, ResumeAfterACrashEndsLikeAnUninterruptedRun) {
