@@ -229,7 +229,11 @@ void TdLearner::restore(const Json& j) {
     s.random.restore(js.at("random"));
     s.dense_trace = js.at("dense_trace").get<std::vector<double>>();
     if (s.dense_trace.size() != (dense_ ? w_.size() : 0)) throw std::invalid_argument("td: bad trace in state");
-    for (const Json& e : js.at("sparse_trace")) s.sparse_trace.emplace_back(e.at(0).get<std::uint32_t>(), e.at(1).get<double>());
+    for (const Json& e : js.at("sparse_trace")) {
+      const auto index = e.at(0).get<std::uint32_t>();
+      if (index >= w_.size()) throw std::invalid_argument("td: bad trace index in state");
+      s.sparse_trace.emplace_back(index, e.at(1).get<double>());
+    }
     if (s.placed > 0) model_->of_board(s.board, s.prev);
   }
 }

@@ -106,6 +106,10 @@ Json to_json(const TdPeriod& p) {
 }
 
 TdRun run_td(const TdRunSpec& spec, int threads, FeatureKernel kernel, const TdProgressFn& progress) {
+  const std::int64_t per_step = static_cast<std::int64_t>(spec.config.games_per_step) * spec.config.pieces_per_step;
+  if (spec.budget_pieces < per_step)
+    throw std::invalid_argument("a budget of " + std::to_string(spec.budget_pieces) + " pieces is less than one step (" +
+                                std::to_string(per_step) + " = games_per_step x pieces_per_step)");
   TdRun run;
   run.learner = std::make_unique<TdLearner>(spec.config, kernel);
   TdLearner& learner = *run.learner;
@@ -127,7 +131,6 @@ TdRun run_td(const TdRunSpec& spec, int threads, FeatureKernel kernel, const TdP
     period = static_cast<std::int64_t>(run.records.size());
     run.resumed = true;
   }
-  const std::int64_t per_step = static_cast<std::int64_t>(spec.config.games_per_step) * spec.config.pieces_per_step;
   const std::int64_t every = std::max<std::int64_t>(spec.period_pieces, per_step);
   TdPeriod cur;
   double lines = 0;

@@ -48,26 +48,29 @@ learn --learner tdlambda --pieces 1000000 --record-every 3000 --checkpoint "$wor
 cmp -s "$work/k-straight.policy" "$work/k.policy" || fail "killed and resumed weights differ"
 echo "ok: resume gives the same weights"
 
-# Bad input: exit 2, one line on stderr, no weights file.
+# Bad input: exit 2, one line on stderr naming the problem, no weights file.
 bad() {
-  local why=$1
-  shift
-  "$bin" learn --board 6x8 --pieces 1000 --out "$work/bad.policy" "$@" 2>"$work/err" >/dev/null
+  local why=$1 needle=$2
+  shift 2
+  "$bin" learn --out "$work/bad.policy" "$@" 2>"$work/err" >/dev/null
   local rc=$?
   [ $rc -eq 2 ] || fail "$why: exit $rc, not 2"
   [ "$(wc -l <"$work/err")" -eq 1 ] || fail "$why: stderr is not one line: $(cat "$work/err")"
+  grep -q -- "$needle" "$work/err" || fail "$why: message does not say '$needle': $(cat "$work/err")"
   [ -e "$work/bad.policy" ] && fail "$why: wrote a weights file"
   rm -f "$work/bad.policy"
 }
-bad "unknown learner" --learner sarsa
-bad "unknown features" --features bcts
-bad "preset with ntuple" --preset article2 --learner ntuple
-bad "unknown preset" --preset article9
-bad "bad alpha" --alpha -1
-bad "bad lambda" --learner tdlambda --lambda 2
-bad "td0 with lambda" --learner td0 --lambda 0.5
-bad "bad board" --board 3x8
-bad "zero budget" --pieces 0
+small=(--board 6x8 --pieces 1000)
+bad "unknown learner" "unknown learner 'sarsa'" "${small[@]}" --learner sarsa
+bad "unknown features" "--features must be td44 or bertsekas" "${small[@]}" --features bcts
+bad "preset with ntuple" "preset article2 is TD(0)" "${small[@]}" --preset article2 --learner ntuple
+bad "unknown preset" "unknown preset 'article9'" "${small[@]}" --preset article9
+bad "bad alpha" "alpha must be a positive number" "${small[@]}" --alpha -1
+bad "bad lambda" "lambda must be in" "${small[@]}" --learner tdlambda --lambda 2
+bad "td0 with lambda" "use tdlambda" "${small[@]}" --learner td0 --lambda 0.5
+bad "bad board" "board width 3 is out of range" --board 3x8 --pieces 1000
+bad "zero budget" "--pieces must be a positive budget" --board 6x8 --pieces 0
+bad "budget below one step" "less than one training step" --board 6x8 --pieces 100
 "$bin" learn --board 6x8 --pieces 1000 2>"$work/err" >/dev/null
 [ $? -eq 2 ] || fail "missing --out was not a usage error"
 echo '{"version": 1, "config": {}}' >"$work/corrupt.json"
