@@ -11,6 +11,7 @@
 #include "learn_command.h"
 #include "optimize_command.h"
 #include "play_command.h"
+#include "replay_command.h"
 #include "version.h"
 
 namespace {
@@ -20,16 +21,24 @@ void add_play(CLI::App& app, tb::PlayOptions& o) {
   play->add_option("--policy", o.policy,
                    "Built-in policy (dellacherie, bcts, dt20, eltetris, lee, article3) or a weight file")
       ->capture_default_str();
-  play->add_option("--board", o.board, "Board size WxH, W in 4..16, H in 4..28")->capture_default_str();
+  play->add_option("--rules", o.rules,
+                   "Rule set: research (drop placements, any board), guideline (SRS move-reachable "
+                   "placements, 10x22 with 2 hidden rows, bag7, block-out and lock-out) or lee (article 4: "
+                   "10x22, a block in the 2 hidden rows ends the game, bag7, next piece known, pairs rated "
+                   "without clearing between plies).  --board, --generator, --overflow and --lookahead refine "
+                   "research; with guideline or lee they must match the preset, except guideline's "
+                   "--lookahead 0|1 (docs/rules.md)")
+      ->capture_default_str();
+  play->add_option("--board", o.board, "Board size WxH, W in 4..16, H in 4..28 (research default 10x10)");
   play->add_option("--games", o.games, "Number of games (>= 1)")->capture_default_str();
   play->add_option("--first-game", o.first_game,
                    "Index of the first game; game g always gets the pieces of (seed, g)")
       ->capture_default_str();
   play->add_option("--seed", o.seed, "Run seed")->capture_default_str();
-  play->add_option("--generator", o.generator, "Piece generator: uniform or bag7")->capture_default_str();
-  play->add_option("--overflow", o.overflow, "Game-over rule: strict or clear-first")->capture_default_str();
-  play->add_option("--lookahead", o.lookahead, "0: greedy; 1: 2-ply with the next piece known")
-      ->capture_default_str();
+  play->add_option("--generator", o.generator, "Piece generator: uniform or bag7 (default: the rule set's)");
+  play->add_option("--overflow", o.overflow, "Game-over rule of research: strict (default) or clear-first");
+  play->add_option("--lookahead", o.lookahead,
+                   "0: greedy; 1: 2-ply with the next piece known (default: the rule set's; lee fixes 1)");
   play->add_option("--max-pieces", o.max_pieces, "Cap on pieces per game, 0 = none; capped games are reported")
       ->capture_default_str();
   play->add_option("--threads", o.threads, "Games in parallel, 0 = all cores; results do not depend on it")
@@ -42,7 +51,27 @@ void add_play(CLI::App& app, tb::PlayOptions& o) {
   play->add_option("--out", o.out, "Write the report to this file (atomically) instead of stdout");
   play->add_flag("--show", o.show,
                  "Print the final board of a game as text (on stderr unless --format table)");
-  play->add_option("--show-game", o.show_game, "Which game --show prints (index within the run)");
+  play->add_option("--show-game", o.show_game, "Which game --show prints and --record records (index within the run)");
+  play->add_option("--record", o.record,
+                   "Write the replay of one game (--show-game, default the first) to this file; `replay` plays it");
+}
+
+void add_replay(CLI::App& app, tb::ReplayOptions& o) {
+  CLI::App* cmd = app.add_subcommand(
+      "replay", "Re-simulate a replay file, check that it reproduces, and show it (text, PNG, GIF)");
+  cmd->add_option("file", o.file, "Replay file written by play --record")->required();
+  cmd->add_option("--frames", o.frames,
+                  "Frames to show: all, none, last, N or A:B (frame k is the board after k moves)")
+      ->capture_default_str();
+  cmd->add_option("--delay", o.delay_ms, "Milliseconds between text frames")->capture_default_str();
+  cmd->add_flag("!--no-text", o.text, "Do not print the text frames");
+  cmd->add_option("--png", o.png_dir, "Write one PNG per frame into this folder (frame-NNNNN.png)");
+  cmd->add_option("--gif", o.gif, "Write the frames as one looping animated GIF");
+  cmd->add_option("--gif-delay", o.gif_delay_cs, "Hundredths of a second per GIF frame")->capture_default_str();
+  cmd->add_option("--cell", o.cell_pixels, "Cell size in pixels for --png and --gif")->capture_default_str();
+  cmd->add_flag("!--no-policy-check", o.policy_check,
+                "Do not check that the policy named in the file picks the recorded moves");
+  cmd->add_option("--kernel", o.kernel, "Feature kernel of the policy check (as for play)");
 }
 
 void add_optimize(CLI::App& app, tb::OptimizeOptions& o) {
@@ -95,10 +124,10 @@ void add_learn(CLI::App& app, tb::LearnOptions& o, LearnFlags& f) {
   cmd->add_option("--eval-max-pieces", o.eval_max_pieces, "Cap per held-out game, 0 = none")->capture_default_str();
   cmd->add_option("--threads", o.threads, "Threads, 0 = all cores; results do not depend on it")->capture_default_str();
   cmd->add_option("--kernel", o.kernel, "Feature kernel (as for play); results do not depend on it");
-  f.given = {{cmd->add_option("--alpha", f.alpha, "Step size (default 0.01 normalized; ntuple 0.1)"), "alpha"},
+  f.given = {{cmd->add_option("--alpha", f.alpha, "Step size (default 0.01, normalized; ntuple 0.02)"), "alpha"},
              {cmd->add_option("--gamma", f.gamma, "Discount (default 0.99)"), "gamma"},
-             {cmd->add_option("--lambda", f.lambda, "Trace decay of tdlambda/ntuple (default 0.7 / 0.5)"), "lambda"},
-             {cmd->add_option("--epsilon", f.epsilon, "Exploration probability (default 0)"), "epsilon"},
+             {cmd->add_option("--lambda", f.lambda, "Trace decay of tdlambda and ntuple (default 0.7)"), "lambda"},
+             {cmd->add_option("--epsilon", f.epsilon, "Exploration probability (default 0.01; article2: 0)"), "epsilon"},
              {cmd->add_option("--games-per-step", f.games_per_step, "Games advanced in parallel per update (default 8)"),
               "games_per_step"},
              {cmd->add_option("--pieces-per-step", f.pieces_per_step, "Pieces per game per update (default 16)"),
@@ -153,6 +182,8 @@ int main(int argc, char** argv) {
   tb::LearnOptions learn;
   LearnFlags learn_flags;
   add_learn(app, learn, learn_flags);
+  tb::ReplayOptions replay;
+  add_replay(app, replay);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -171,6 +202,7 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("bench")) return tb::run_bench(bench);
     if (app.got_subcommand("optimize")) return tb::run_optimize(optimize);
     if (app.got_subcommand("compare")) return tb::run_compare(compare);
+    if (app.got_subcommand("replay")) return tb::run_replay(replay);
     if (app.got_subcommand("learn")) {
       learn.options_json = learn_options_json(learn_flags);
       if (!learn.preset.empty() && !app.get_subcommand("learn")->get_option("--learner")->count()) learn.learner = "td0";
@@ -180,6 +212,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "tetrisbench: error: %s\n", e.what());
     return 2;
   } catch (const tb::PolicyError& e) {
+    std::fprintf(stderr, "tetrisbench: error: %s\n", e.what());
+    return 2;
+  } catch (const tb::ReplayError& e) {
     std::fprintf(stderr, "tetrisbench: error: %s\n", e.what());
     return 2;
   } catch (const std::exception& e) {

@@ -9,28 +9,27 @@
 #include "atomic_file.h"
 #include "parallel_play.h"
 #include "progress.h"
+#include "replay_command.h"
+#include "rule_sets.h"
 
 namespace tb {
 namespace {
 
 GameConfig make_config(const PlayOptions& o) {
   GameConfig c;
-  c.rules.geometry = parse_board(o.board);
-  if (o.generator == "uniform") c.rules.generator = Generator::uniform;
-  else if (o.generator == "bag7") c.rules.generator = Generator::bag7;
-  else throw UsageError("unknown generator '" + o.generator + "' (uniform or bag7)");
-  if (o.overflow == "strict") c.rules.overflow = Overflow::strict;
-  else if (o.overflow == "clear-first") c.rules.overflow = Overflow::clear_first;
-  else throw UsageError("unknown overflow rule '" + o.overflow + "' (strict or clear-first)");
-  if (o.lookahead != 0 && o.lookahead != 1)
-    throw UsageError("--lookahead must be 0 or 1, not " + std::to_string(o.lookahead));
-  c.rules.lookahead = o.lookahead;
+  c.rules = play_rules(o);
   if (o.max_pieces < 0) throw UsageError("--max-pieces must be >= 0 (0 = no cap)");
   c.max_pieces = o.max_pieces;
   if (!(o.tie_noise >= 0)) throw UsageError("--tie-noise must be >= 0");
   c.tie_noise = o.tie_noise;
   c.seed = o.seed;
   return c;
+}
+
+Overflow parse_overflow(const std::string& text) {
+  for (Overflow v : {Overflow::strict, Overflow::clear_first, Overflow::lock_out, Overflow::hidden_rows})
+    if (text == to_string(v)) return v;
+  throw UsageError("unknown overflow rule '" + text + "' (strict or clear-first)");
 }
 
 void validate(const PlayOptions& o) {
@@ -40,8 +39,11 @@ void validate(const PlayOptions& o) {
   if (o.format != "table" && o.format != "json" && o.format != "csv")
     throw UsageError("unknown format '" + o.format + "' (table, json or csv)");
   if (o.show_game >= o.games) throw UsageError("--show-game must be below --games");
+  if (!o.record.empty() && o.tie_noise > 0)
+    throw UsageError("--record cannot be used with --tie-noise (a replay does not hold the noise)");
   try {
     if (!o.out.empty()) check_writable(o.out);  // fail before the run, not after it
+    if (!o.record.empty()) check_writable(o.record);
   } catch (const std::runtime_error& e) {
     throw UsageError(e.what());
   }
@@ -68,6 +70,46 @@ Geometry parse_board(const std::string& text) {
   const Geometry g{std::stoi(m[1]), std::stoi(m[2])};
   if (const std::string why = check_geometry(g); !why.empty()) throw UsageError(why);
   return g;
+}
+
+Rules play_rules(const PlayOptions& o) {
+  const auto set = find_rule_set(o.rules);
+  if (!set) throw UsageError("unknown rule set '" + o.rules + "' (" + rule_set_names() + ")");
+  Rules r = rule_set(*set);
+  const bool research = *set == RuleSet::research;
+  const std::string fixed = "--rules " + o.rules + " fixes ";
+  if (research) {
+    r.geometry = parse_board(o.board.empty() ? "10x10" : o.board);
+  } else if (!o.board.empty()) {
+    const Geometry g = parse_board(o.board);
+    if (g.width != r.geometry.width || g.height != r.geometry.height)
+      throw UsageError(fixed + "the board at 10x22 (20 visible rows and 2 hidden); leave out --board");
+  }
+  if (!o.generator.empty()) {
+    Generator gen = Generator::uniform;
+    if (o.generator == "bag7") gen = Generator::bag7;
+    else if (o.generator != "uniform") throw UsageError("unknown generator '" + o.generator + "' (uniform or bag7)");
+    if (!research && gen != r.generator) throw UsageError(fixed + "the generator at bag7; leave out --generator");
+    r.generator = gen;
+  }
+  if (!o.overflow.empty()) {
+    const Overflow v = parse_overflow(o.overflow);
+    if (!research && v != r.overflow)
+      throw UsageError(fixed + "the game-over rule at " + to_string(r.overflow) + "; leave out --overflow");
+    if (research && v != Overflow::strict && v != Overflow::clear_first)
+      throw UsageError("--overflow " + o.overflow + " belongs to --rules " +
+                       (v == Overflow::lock_out ? "guideline" : "lee") + " (research: strict or clear-first)");
+    r.overflow = v;
+  }
+  if (o.lookahead != -1) {
+    if (o.lookahead != 0 && o.lookahead != 1)
+      throw UsageError("--lookahead must be 0 or 1, not " + std::to_string(o.lookahead));
+    if (*set == RuleSet::lee && o.lookahead != 1)
+      throw UsageError(fixed + "--lookahead at 1 (one known next piece); leave out --lookahead");
+    r.lookahead = o.lookahead;
+  }
+  if (auto e = check_rules(r); !e.empty()) throw UsageError(e);
+  return r;
 }
 
 const KernelVariant& choose_kernel(const std::string& forced) {
@@ -100,8 +142,11 @@ int run_play(const PlayOptions& o) {
   run.summary = summarize(run.results);
 
   std::string report = o.format == "json" ? play_json(run) : o.format == "csv" ? play_csv(run) : play_table(run);
+  const std::int64_t shown = o.show_game < 0 ? 0 : o.show_game;
+  if (!o.record.empty())
+    write_file_atomically(o.record, format_replay(record_game(run, shown, o.policy, kernel.kernel)));
   if (o.show) {
-    const GameResult& g = run.results[o.show_game < 0 ? 0 : o.show_game];
+    const GameResult& g = run.results[shown];
     std::string board = "final board of game " + std::to_string(g.index) + ":\n" +
                         to_text(g.final_board, run.config.rules.geometry);
     if (o.format == "table") report += "\n" + board;

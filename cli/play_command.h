@@ -18,15 +18,20 @@ struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// --board, --generator, --overflow and --lookahead left empty (-1) take the rule set's value;
+// given, they refine `research` and must equal the preset's for `guideline` and `lee`
+// (docs/rules.md "Choosing a rule set on the command line").
 struct PlayOptions {
   std::string policy = "bcts";
-  std::string board = "10x10";  // 10x20 games last millions of pieces
-  std::string generator = "uniform";
-  std::string overflow = "strict";
+  std::string rules = "research";
+  std::string board;      // research default 10x10: 10x20 games last millions of pieces
+  std::string generator;  // research default uniform
+  std::string overflow;   // research default strict
   std::string format = "table";
   std::string out;     // empty: stdout
   std::string kernel;  // empty: $TETRISBENCH_KERNEL, else the best the CPU has
-  int lookahead = 0;
+  std::string record;  // write the replay of game --show-game (default the first) here
+  int lookahead = -1;
   std::int64_t games = 100;
   std::int64_t first_game = 0;
   std::int64_t max_pieces = 0;
@@ -53,6 +58,8 @@ struct PlayRun {
 int run_play(const PlayOptions& options);
 
 Geometry parse_board(const std::string& text);  // "WxH"; throws UsageError
+// The rules the options select (see PlayOptions); throws UsageError.
+Rules play_rules(const PlayOptions& o);
 // select_kernel() with UsageError for an unknown or unsupported name.
 const KernelVariant& choose_kernel(const std::string& forced);
 

@@ -20,11 +20,13 @@ ordered_json nullable(double v) { return std::isfinite(v) ? ordered_json(v) : or
 
 ordered_json rules_json(const Rules& r) {
   return {{"name", rule_set_name(r)},
-          {"placement", "drop"},
-          {"board", {{"width", r.geometry.width}, {"height", r.geometry.height}}},
+          {"placement", to_string(r.placement)},
+          {"rotation", r.rotation == RotationSystem::srs ? "srs" : "simple"},
+          {"board", {{"width", r.geometry.width}, {"height", r.geometry.height}, {"hidden_rows", r.geometry.hidden}}},
           {"overflow", to_string(r.overflow)},
           {"generator", to_string(r.generator)},
-          {"lookahead", r.lookahead}};
+          {"lookahead", r.lookahead},
+          {"clear_between_plies", r.clear_between_plies}};
 }
 
 ordered_json game_json(const GameResult& g, std::uint64_t seed) {
@@ -88,10 +90,10 @@ std::string play_table(const PlayRun& r) {
   const Rules& rules = r.config.rules;
   std::ostringstream out;
   char buf[256];
-  std::snprintf(buf, sizeof buf, "policy %s (%s) on %dx%d, rules %s (drop, %s, %s), seed %llu\n",
+  std::snprintf(buf, sizeof buf, "policy %s (%s) on %dx%d, rules %s (%s, %s, %s), seed %llu\n",
                 r.policy.name.c_str(), feature_label(r.policy).c_str(),
                 rules.geometry.width, rules.geometry.height, rule_set_name(rules).c_str(),
-                to_string(rules.overflow), to_string(rules.generator),
+                to_string(rules.placement), to_string(rules.overflow), to_string(rules.generator),
                 static_cast<unsigned long long>(r.config.seed));
   out << buf;
   constexpr std::size_t kListed = 20;

@@ -11,6 +11,9 @@ std::string check_geometry(Geometry g) {
   if (g.height < kMinHeight || g.height > kMaxHeight)
     return "board height " + std::to_string(g.height) + " is out of range " +
            std::to_string(kMinHeight) + ".." + std::to_string(kMaxHeight);
+  if (g.hidden < 0 || g.visible() < kMinHeight)
+    return std::to_string(g.hidden) + " hidden rows leave " + std::to_string(g.visible()) +
+           " visible rows (at least " + std::to_string(kMinHeight) + ")";
   return {};
 }
 

@@ -12,7 +12,9 @@ namespace tb {
 
 struct Geometry {
   int width = 10;   // W, kMinWidth..kMaxWidth
-  int height = 20;  // H, kMinHeight..kMaxHeight
+  int height = 20;  // H, kMinHeight..kMaxHeight, hidden rows included
+  int hidden = 0;   // the top `hidden` rows are hidden rows, above the visible field
+  constexpr int visible() const { return height - hidden; }
 };
 
 // Empty string when the size is supported, else a one-line reason.

@@ -32,6 +32,14 @@ FeatureSource feature_source(Feature f) {
   return {MOVE_CONSTANT, 0};
 }
 
+Placement CandidateBlock::placed(int k) const {
+  Placement pl = placements[k];
+  if (pl.row == kDropRow)
+    pl.row = static_cast<std::uint8_t>(
+        (value(MOVE_LANDING_X2, k) - kShapes[pl.piece].orientation[pl.orientation].height + 1) / 2);
+  return pl;
+}
+
 Board CandidateBlock::board(int k) const {
   Board b;
   for (int c = 0; c < width; ++c) b.cols[c] = cols[c * kBlockCapacity + k];
@@ -48,12 +56,11 @@ struct BaseBoard {
   Word left_and[kMaxWidth + 1], right_and[kMaxWidth + 1];
 };
 
-// The rare part of a drop: rows cleared, or a piece sticking out above the board.
+// The rare part of a drop: rows cleared, or a piece reaching above quiet_top() (rules.h).
 [[gnu::noinline]] void finish_rare(CandidateBlock& block, int k, const Orientation& o, int y,
                                    Word full, Geometry g, Overflow overflow, int& lines, int& eroded,
                                    bool& terminal) {
-  const bool sticks_out = y + o.height > g.height;
-  terminal = sticks_out && overflow == Overflow::strict;  // RULES `strict`: no clears
+  terminal = ends_at_lock(overflow, g, y, y + o.height);  // RULES `strict`: no clears
   if (terminal) return;
   if (full) {
     lines = popcount(full);
@@ -65,17 +72,18 @@ struct BaseBoard {
       v = remove_rows(v, full);
     }
   }
-  if (sticks_out) {  // `clear-first`: over only if still above H after the clears
+  const int limit = wall_limit(overflow, g);
+  if (y + o.height > limit) {  // `clear-first`, hidden rows: over if still above after the clears
     Word any = 0;
     for (int c = 0; c < g.width; ++c) any |= block.cols[c * kBlockCapacity + k];
-    terminal = column_height(any) > g.height;
+    terminal = column_height(any) > limit;
   }
 }
 
 // Every column of one orientation of width Wd (unrolled), candidates k, k+1, ...
 template <int Wd>
 int drop_orientation(CandidateBlock& block, int k, const Orientation& o, const BaseBoard& base,
-                     Geometry g, Overflow overflow, PlyCarry carry) {
+                     Geometry g, Overflow overflow, PlyCarry carry, int quiet) {
   const Word touched = low_mask(o.height);
   for (int x = 0; x + Wd <= g.width; ++x, ++k) {
     int y = 0;
@@ -88,7 +96,7 @@ int drop_orientation(CandidateBlock& block, int k, const Orientation& o, const B
     }
     int lines = 0, eroded = 0;
     bool terminal = false;
-    if (full | static_cast<Word>(y + o.height > g.height))
+    if (full | static_cast<Word>(y + o.height > quiet))
       finish_rare(block, k, o, y, full, g, overflow, lines, eroded, terminal);
     block.values[MOVE_LANDING_X2 * kBlockCapacity + k] = 2 * y + o.height - 1;
     block.values[MOVE_ERODED * kBlockCapacity + k] = eroded + carry.eroded;
@@ -139,14 +147,15 @@ void materialize(CandidateBlock& block, const Board& board, Piece piece, Geometr
 
   // Same order as generate_drops: orientations, then columns left to right.
   const PieceShapes& shapes = kShapes[piece];
+  const int quiet = quiet_top(overflow, g);
   int k = 0;
   for (int oi = 0; oi < shapes.count; ++oi) {
     const Orientation& o = shapes.orientation[oi];
     switch (o.width) {
-      case 1: k = drop_orientation<1>(block, k, o, base, g, overflow, carry); break;
-      case 2: k = drop_orientation<2>(block, k, o, base, g, overflow, carry); break;
-      case 3: k = drop_orientation<3>(block, k, o, base, g, overflow, carry); break;
-      default: k = drop_orientation<4>(block, k, o, base, g, overflow, carry); break;
+      case 1: k = drop_orientation<1>(block, k, o, base, g, overflow, carry, quiet); break;
+      case 2: k = drop_orientation<2>(block, k, o, base, g, overflow, carry, quiet); break;
+      case 3: k = drop_orientation<3>(block, k, o, base, g, overflow, carry, quiet); break;
+      default: k = drop_orientation<4>(block, k, o, base, g, overflow, carry, quiet); break;
     }
   }
   assert(k == n);

@@ -41,6 +41,8 @@ struct CandidateBlock {
   int width = 0;  // W: columns >= W of `cols` are not kept
 
   Board board(int k) const;
+  // placements[k] with its row: where a drop placement came to rest (from MOVE_LANDING_X2).
+  Placement placed(int k) const;
   std::int32_t value(int slot, int k) const { return values[slot * kBlockCapacity + k]; }
 };
 
@@ -64,6 +66,7 @@ struct PlyCarry {
 
 // Fills `block` with every drop placement of `piece` on `board`: the same boards and moves as
 // drop() (placement.h), which stays the one-board reference (tests/test_materialize.cpp).
+// Placements that carry their row (reachable ones): engine/materialize_rows.h.
 void materialize(CandidateBlock& block, const Board& board, Piece piece, Geometry g,
                  Overflow overflow, PlyCarry carry = {});
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "board.h"
 #include "piece_stream.h"
@@ -16,7 +17,8 @@ struct GameConfig {
   double tie_noise = 0.0;        // 0 = off (the default, RULES "Choosing a move" 5)
 };
 
-// Per-game outputs.  `pieces` counts every piece locked, the game-ending one included.
+// Per-game outputs.  `pieces` counts every piece locked, the game-ending one included (a
+// block-out ends the game without locking the piece that could not spawn).
 struct GameResult {
   std::uint64_t index = 0;        // game index within the run
   std::int64_t lines = 0;         // the score (RULES "Line clears and score")
@@ -30,11 +32,18 @@ struct GameResult {
 };
 
 // The tie-noise stream of a game, distinct from its piece stream: draw k of piece p is draw
-// p * kMaxPlacements + k + 1 of the stream keyed by (seed ^ kTieNoiseStream, game index).
+// p * stride + k + 1 of the stream keyed by (seed ^ kTieNoiseStream, game index), where the
+// stride is the most placements one piece can have: kMaxPlacements for the drop model,
+// kMaxReachable for reachable placements.
 inline constexpr std::uint64_t kTieNoiseStream = 0x7469656E6F697365ull;  // "tienoise"
+inline std::uint64_t tie_noise_stride(const Rules& r) {
+  return r.placement == PlacementModel::drop ? kMaxPlacements : kMaxReachable;
+}
 
-// One whole game on its own (a batch of one game; game_batch.h).
-GameResult play_game(Searcher& searcher, const GameConfig& config, std::uint64_t game_index);
+// One whole game on its own (a batch of one game; game_batch.h).  When `moves` is given, it
+// receives every placement played, each with its row (CandidateBlock::placed).
+GameResult play_game(Searcher& searcher, const GameConfig& config, std::uint64_t game_index,
+                     std::vector<Placement>* moves = nullptr);
 
 inline constexpr int kClassicPoints[5] = {0, 100, 300, 500, 800};
 

@@ -108,12 +108,12 @@ GameResult GameBatch::result(std::int64_t g) const {
   return r;
 }
 
-void step_game(GameBatch& b, std::int64_t g, Searcher& searcher) {
-  if (b.status[g] != GameStatus::alive) return;
+int step_game(GameBatch& b, std::int64_t g, Searcher& searcher) {
+  if (b.status[g] != GameStatus::alive) return -1;
   const GameConfig& config = b.config_;
   if (config.max_pieces > 0 && b.pieces[g] >= config.max_pieces) {
     b.status[g] = GameStatus::capped;
-    return;
+    return -1;
   }
   const Geometry geo = config.rules.geometry;
   Board board;
@@ -123,9 +123,13 @@ void step_game(GameBatch& b, std::int64_t g, Searcher& searcher) {
   CounterRng noise;
   if (config.tie_noise > 0)
     noise = {stream_key(config.seed ^ kTieNoiseStream, b.stream_id[g]),
-             static_cast<std::uint64_t>(b.pieces[g]) * kMaxPlacements};
+             static_cast<std::uint64_t>(b.pieces[g]) * tie_noise_stride(config.rules)};
   const int k = searcher.choose_index(board, static_cast<Piece>(b.current[g]),
                                       static_cast<Piece>(b.next[g]), config.tie_noise, &noise);
+  if (k < 0) {  // block-out: the piece cannot spawn, nothing is placed
+    b.status[g] = GameStatus::over;
+    return -1;
+  }
   // The chosen candidate already holds the board after the drop and its clears.
   const CandidateBlock& chosen = searcher.first_ply();
   board = chosen.board(k);
@@ -150,6 +154,7 @@ void step_game(GameBatch& b, std::int64_t g, Searcher& searcher) {
     b.bag_left[g] = s.bag_left;
   }
   for (int c = 0; c < geo.width; ++c) b.cols[c * b.n_ + g] = board.cols[c];
+  return k;
 }
 
 }  // namespace tb

@@ -51,13 +51,15 @@ class GameBatch {
   std::int64_t* height_sum;
 
  private:
-  friend void step_game(GameBatch&, std::int64_t, Searcher&);
+  friend int step_game(GameBatch&, std::int64_t, Searcher&);
   std::int64_t n_;
   GameConfig config_;
   std::unique_ptr<std::byte[]> arena_;
 };
 
 // Places one piece in game g (if it is alive), applying the cap, the rules and the counters.
-void step_game(GameBatch& batch, std::int64_t g, Searcher& searcher);
+// Returns the index of the chosen candidate in searcher.first_ply(), or -1 when no piece was
+// placed (the game had ended, reached its cap, or met a block-out).
+int step_game(GameBatch& batch, std::int64_t g, Searcher& searcher);
 
 }  // namespace tb

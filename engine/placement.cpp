@@ -19,14 +19,14 @@ Move drop(Board& b, Placement pl, Geometry g, Overflow overflow) {
 
   int heights[4];
   for (int i = 0; i < o.width; ++i) heights[i] = column_height(cols[i]);
-  const int y = landing_row(heights, o, 0);
+  const int y = pl.row == kDropRow ? landing_row(heights, o, 0) : pl.row;
   for (int i = 0; i < o.width; ++i) cols[i] |= o.mask[i] << y;
 
   Move m;
   m.landing_row = y;
   m.piece_height = o.height;
-  if (overflow == Overflow::strict && y + o.height > g.height) {
-    m.game_over = true;  // RULES `strict`: no rows are cleared for this move
+  if (ends_at_lock(overflow, g, y, y + o.height)) {
+    m.game_over = true;  // RULES `strict` (and lock-out): no rows are cleared for this move
     return m;
   }
   // Only the rows the piece touched can have become full.
@@ -39,8 +39,15 @@ Move drop(Board& b, Placement pl, Geometry g, Overflow overflow) {
     m.eroded = m.lines * piece_cells;
     for (int c = 0; c < g.width; ++c) b.cols[c] = remove_rows(b.cols[c], full);
   }
-  m.game_over = b.wall_height(g.width) > g.height;
+  m.game_over = b.wall_height(g.width) > wall_limit(overflow, g);
   return m;
+}
+
+Board piece_board(Placement pl, int row) {
+  const Orientation& o = kShapes[pl.piece].orientation[pl.orientation];
+  Board b;
+  for (int i = 0; i < o.width; ++i) b.cols[pl.column + i] = o.mask[i] << row;
+  return b;
 }
 
 }  // namespace tb

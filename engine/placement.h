@@ -12,12 +12,19 @@
 
 namespace tb {
 
-// Layout: piece (3 bits used), orientation index into kShapes[piece], column of the
-// piece's leftmost cell.
+// `Placement::row` of a `drop` placement: it rests wherever it falls.
+inline constexpr std::uint8_t kDropRow = 255;
+
+// Layout (4 bytes): piece (3 bits used), orientation index into kShapes[piece], column of the
+// piece's leftmost cell, and row: kDropRow for a `drop` placement (it falls straight down and
+// rests on the stack), else the row of the piece's lowest cell where it locks (a move-reachable
+// placement, which may rest under an overhang; engine/reachable.h).  generate_drops() writes
+// kDropRow, so the drop model and its enumeration order are unchanged.
 struct Placement {
   std::uint8_t piece;
   std::uint8_t orientation;
   std::uint8_t column;
+  std::uint8_t row = kDropRow;
   bool operator==(const Placement&) const = default;
 };
 
@@ -47,9 +54,14 @@ inline int landing_row(const int* heights, const Orientation& o, int column) {
   return y;
 }
 
-// Drops the piece, locks it, clears full rows and applies the overflow rule.  When the move
-// ends the game under `strict`, the board keeps the locked piece and no rows are cleared.
+// Drops the piece (or, when pl.row is a row, locks it there: the caller has checked that the
+// placement is reachable), clears full rows and applies the game-over rule (rules.h).  When the
+// move ends the game at lock (`strict`, `lock-out`), the board keeps the locked piece and no
+// rows are cleared.
 Move drop(Board& b, Placement pl, Geometry g, Overflow overflow);
+
+// The cells of a placement whose lowest cell is on `row`, as a board.
+Board piece_board(Placement pl, int row);
 
 // Removes the rows set in `full` from one column word; the rows above move down.
 constexpr Word remove_rows(Word col, Word full) {

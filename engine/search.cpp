@@ -3,40 +3,84 @@
 #include <cfloat>
 #include <cmath>
 
+#include "rule_sets.h"
+
 namespace tb {
 
 Searcher::Searcher(const Policy& policy, const Rules& rules, FeatureKernel kernel)
     : rules_(rules),
       evaluator_(make_evaluator(policy, rules.geometry, kernel)),
       ply1_(std::make_unique<CandidateBlock>()),
-      ply2_(std::make_unique<CandidateBlock>()) {}
+      ply2_(std::make_unique<CandidateBlock>()) {
+  if (rules.placement == PlacementModel::reachable) {
+    reach1_ = std::make_unique<ReachableSet>();
+    reach2_ = std::make_unique<ReachableSet>();
+  }
+}
 
-double Searcher::best_follow_up(const CandidateBlock& first, int k, Piece next) {
-  // RULES: lines cleared by the first ply are already removed from first.board(k), and they
-  // count in the pair's "lines" (and eroded cells).
-  const PlyCarry carry{first.value(MOVE_LINES, k), first.value(MOVE_ERODED, k)};
-  materialize(*ply2_, first.board(k), next, rules_.geometry, rules_.overflow, carry);
-  evaluator_->score(*ply2_);
+Searcher::~Searcher() = default;
+
+double Searcher::best_follow_up(const CandidateBlock& first, int k, const Board& base, Piece next) {
+  const Geometry g = rules_.geometry;
+  if (rules_.clear_between_plies && !reach2_) {
+    // RULES: lines cleared by the first ply are already removed from first.board(k), and they
+    // count in the pair's "lines" (and eroded cells).
+    const PlyCarry carry{first.value(MOVE_LINES, k), first.value(MOVE_ERODED, k)};
+    materialize(*ply2_, first.board(k), next, g, rules_.overflow, carry);
+    evaluator_->score(*ply2_);
+    double best = -DBL_MAX;
+    for (int j = 0; j < ply2_->count; ++j) best = ply2_->score[j] > best ? ply2_->score[j] : best;
+    return best;
+  }
+  // Reachable second plies, or a pair rated without clears between the plies (article 4).
+  Board grid = first.board(k);
+  PlyCarry carry{first.value(MOVE_LINES, k), first.value(MOVE_ERODED, k)};
+  UnclearedPair pair;
+  const UnclearedPair* uncleared = nullptr;
+  if (!rules_.clear_between_plies) {
+    const Placement pl = first.placed(k);
+    pair.first_cells = piece_board(pl, pl.row);
+    for (int c = 0; c < g.width; ++c) grid.cols[c] = base.cols[c] | pair.first_cells.cols[c];
+    uncleared = &pair;
+    carry = {};
+  }
   double best = -DBL_MAX;
-  for (int j = 0; j < ply2_->count; ++j) best = ply2_->score[j] > best ? ply2_->score[j] : best;
+  int count = 0;
+  if (reach2_) count = find_reachable(grid, g, next, spawn_row(rules_), rules_.rotation, *reach2_);
+  for (int from = 0; from == 0 || from < count; from += kBlockCapacity) {
+    if (reach2_) {
+      if (materialize_reachable(*ply2_, grid, *reach2_, from, g, rules_.overflow, carry, uncleared) == 0) break;
+    } else {
+      materialize_drops_uncleared(*ply2_, grid, next, g, rules_.overflow, pair);
+    }
+    evaluator_->score(*ply2_);
+    for (int j = 0; j < ply2_->count; ++j) best = ply2_->score[j] > best ? ply2_->score[j] : best;
+  }
   return best;
+}
+
+void Searcher::rate(CandidateBlock& b, const Board& base, Piece next) {
+  if (rules_.lookahead == 1) {
+    for (int k = 0; k < b.count; ++k)
+      b.score[k] = b.terminal[k] ? -HUGE_VAL : best_follow_up(b, k, base, next);
+  } else {
+    evaluator_->score(b);
+  }
 }
 
 Placement Searcher::choose(const Board& board, Piece current, Piece next, double tie_noise,
                            CounterRng* noise) {
-  return ply1_->placements[choose_index(board, current, next, tie_noise, noise)];
+  const int k = choose_index(board, current, next, tie_noise, noise);
+  assert(k >= 0);
+  return ply1_->placements[k];
 }
 
 int Searcher::choose_index(const Board& board, Piece current, Piece next, double tie_noise,
                            CounterRng* noise) {
+  if (reach1_) return choose_reachable(board, current, next, tie_noise, noise);
   CandidateBlock& b = *ply1_;
   materialize(b, board, current, rules_.geometry, rules_.overflow);
-  if (rules_.lookahead == 1) {
-    for (int k = 0; k < b.count; ++k)
-      b.score[k] = b.terminal[k] ? -HUGE_VAL : best_follow_up(b, k, next);
-  } else {
-    evaluator_->score(b);
-  }
+  rate(b, board, next);
   if (noise && tie_noise > 0)
     for (int k = 0; k < b.count; ++k) b.score[k] += tie_noise * noise->unit();
 
@@ -44,6 +88,32 @@ int Searcher::choose_index(const Board& board, Piece current, Piece next, double
   for (int k = 1; k < b.count; ++k)
     if (b.score[k] > b.score[best]) best = k;
   return best;
+}
+
+// Block by block over the reachable placements, in their order; the block holding the winner
+// is materialized again at the end if a later block replaced it.
+int Searcher::choose_reachable(const Board& board, Piece current, Piece next, double tie_noise,
+                               CounterRng* noise) {
+  const Geometry g = rules_.geometry;
+  const int count = find_reachable(board, g, current, spawn_row(rules_), rules_.rotation, *reach1_);
+  if (count == 0) return -1;  // block-out
+  CandidateBlock& b = *ply1_;
+  int best = -1;
+  double best_score = 0;
+  for (int from = 0; from < count; from += kBlockCapacity) {
+    materialize_reachable(b, board, *reach1_, from, g, rules_.overflow);
+    rate(b, board, next);
+    for (int k = 0; k < b.count; ++k) {
+      if (noise && tie_noise > 0) b.score[k] += tie_noise * noise->unit();
+      if (best < 0 || b.score[k] > best_score) {
+        best = from + k;
+        best_score = b.score[k];
+      }
+    }
+  }
+  const int block_start = best / kBlockCapacity * kBlockCapacity;
+  if (block_start + kBlockCapacity < count) materialize_reachable(b, board, *reach1_, block_start, g, rules_.overflow);
+  return best - block_start;
 }
 
 }  // namespace tb

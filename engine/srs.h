@@ -20,8 +20,6 @@
 
 namespace tb {
 
-enum class RotationSystem : std::uint8_t { srs, simple };
-
 // One player input.  soft: down one row.  hard: drop to rest and lock.
 enum class Input : std::uint8_t { left, right, cw, ccw, soft, hard };
 inline constexpr int INPUT_NB = 6;

@@ -97,5 +97,59 @@ echo "ok: --first-game replays a game"
 "$bin" play --games 2 --board 6x8 --policy dellacherie --show >"$work/show.txt" || fail "--show run"
 [ "$(grep -cE '^[#.]{6}$' "$work/show.txt")" -eq 8 ] || fail "--show did not print an 8-row, 6-wide board"
 
+# Rule sets (docs/rules.md "Rule sets"): presets, and flags that conflict with them.
+expect_usage_error "unknown rule set" play --rules tetris99
+expect_usage_error "lee fixes the board" play --rules lee --board 10x20
+expect_usage_error "lee fixes lookahead 1" play --rules lee --lookahead 0
+expect_usage_error "guideline fixes bag7" play --rules guideline --generator uniform
+expect_usage_error "guideline fixes its game-over rule" play --rules guideline --overflow strict
+expect_usage_error "research has no lock-out" play --overflow lock-out
+expect_usage_error "record with tie noise" play --record "$work/x.replay" --tie-noise 0.1
+"$bin" play --rules lee --board 10x22 --generator bag7 --lookahead 1 --games 1 --max-pieces 50 --format json \
+  --out "$work/lee.json" || fail "lee with matching flags"
+grep -q '"name": "lee"' "$work/lee.json" || fail "json rules block does not name lee"
+grep -q '"hidden_rows": 2' "$work/lee.json" || fail "json rules block lacks hidden_rows"
+"$bin" play --rules guideline --policy bcts --games 2 --max-pieces 300 --lookahead 1 --format csv >"$work/gl.csv" ||
+  fail "guideline run"
+[ "$(wc -l <"$work/gl.csv")" -eq 3 ] || fail "guideline csv should have 2 rows"
+echo "ok: rule sets"
+
+# Article 4 golden game: lee's first 200 placements under --rules lee (seed 1, game 0).
+golden=$(dirname "$0")/data/lee-seed1-200.replay
+"$bin" play --rules lee --policy lee --games 1 --seed 1 --max-pieces 200 --record "$work/lee.replay" >/dev/null ||
+  fail "lee record"
+cmp -s "$golden" "$work/lee.replay" || fail "lee's first 200 placements differ from $golden"
+"$bin" replay "$golden" --frames none >/dev/null || fail "the lee golden replay does not reproduce"
+echo "ok: lee golden game"
+
+# Replays: record, replay (same final state), corrupt and tampered files.
+"$bin" play --rules guideline --policy dellacherie --games 3 --show-game 2 --seed 5 --max-pieces 120 --show \
+  --record "$work/g.replay" >"$work/g.txt" || fail "guideline record"
+grep -q '^game 2$' "$work/g.replay" || fail "--record did not record --show-game 2"
+grep -q '^i ' "$work/g.replay" || fail "a guideline replay holds input strings"
+"$bin" replay "$work/g.replay" --frames last --png "$work/png" --gif "$work/g.gif" >"$work/r.txt" ||
+  fail "replay of a fresh recording"
+grep -q 'reproduces' "$work/r.txt" || fail "replay did not say it reproduces"
+# The last text frame shows the final board --show printed (rows of 10 cells, any piece letters).
+diff <(grep -E '^[#.]{10}$' "$work/g.txt" | tr -c '.\n' '#') \
+  <(grep -E '^[.IOTSZJL]{10}$' "$work/r.txt" | tr -c '.\n' '#') >/dev/null || fail "replayed final board differs"
+[ -s "$work/png/frame-00120.png" ] || fail "--png wrote no frame"
+[ "$(head -c 6 "$work/g.gif")" = "GIF89a" ] || fail "--gif wrote no GIF"
+head -n 9 "$work/g.replay" >"$work/cut.replay"
+"$bin" replay "$work/cut.replay" --gif "$work/cut.gif" >"$work/stdout" 2>"$work/stderr"
+[ $? -eq 2 ] || fail "truncated replay should exit 2"
+[ "$(wc -l <"$work/stderr")" -eq 1 ] || fail "truncated replay: stderr is not one line"
+[ -e "$work/cut.gif" ] && fail "truncated replay wrote a GIF"
+[ -s "$work/stdout" ] && fail "truncated replay wrote to stdout"
+sed 's/^board 10x22/board 10x2x/' "$work/g.replay" >"$work/bad.replay"
+"$bin" replay "$work/bad.replay" >/dev/null 2>&1
+[ $? -eq 2 ] || fail "corrupt replay should exit 2"
+awk 'NR == 8 { $3 = ($3 == "O000") ? "O080" : "O000" } { print }' "$work/g.replay" >"$work/tampered.replay"
+"$bin" replay "$work/tampered.replay" --gif "$work/t.gif" >/dev/null 2>"$work/stderr"
+[ $? -eq 1 ] || fail "tampered replay should exit 1"
+grep -q 'move 1 ' "$work/stderr" || fail "tampered replay does not name move 1: $(cat "$work/stderr")"
+[ -e "$work/t.gif" ] && fail "tampered replay wrote a GIF"
+echo "ok: replays"
+
 if [ "$failures" -ne 0 ]; then echo "$failures failure(s)"; exit 1; fi
 echo "all CLI checks passed"
