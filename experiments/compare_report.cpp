@@ -94,6 +94,7 @@ Json build_report(const ExperimentConfig& c, const std::vector<Json>& runs, cons
     run_means.push_back(boards[board]["run_means"].get<std::vector<double>>());
     optimizers.push_back({{"label", spec.label},
                           {"optimizer", spec.optimizer},
+                          {"features", spec.features},
                           {"runs", mine.size()},
                           {"held_out", boards[board]},
                           {"held_out_boards", boards},

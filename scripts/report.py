@@ -73,6 +73,32 @@ def plot_convergence(root, report, out):
     return True
 
 
+def plot_heldout(report, out):
+    """Held-out mean lines per optimizer: per-run means (dots) and the 95% interval (bar)."""
+    opts = report["optimizers"]
+    fig, ax = plt.subplots(figsize=(7, 0.55 * len(opts) + 1.5))
+    for i, o in enumerate(opts):
+        h = o["held_out"]
+        lo, hi = h["ci95"]
+        mean = h["mean_lines"]
+        if lo is not None and hi is not None:
+            ax.plot([max(lo, 0.1), hi], [i, i], color="tab:blue", linewidth=6, alpha=0.35, solid_capstyle="butt")
+        ax.plot([mean], [i], marker="|", color="tab:blue", markersize=18, markeredgewidth=2)
+        runs = h.get("run_means", [])
+        ax.plot(runs, [i] * len(runs), "o", color="black", markersize=4)
+    ax.set_yticks(range(len(opts)))
+    ax.set_yticklabels([f"{o['label']} ({o.get('features', report['experiment']['features'])})" for o in opts])
+    ax.invert_yaxis()
+    ax.set_xscale("log")
+    ax.set_xlabel(f"held-out mean lines on {report['experiment']['board']} (log scale)")
+    ax.set_title("Held-out: mean (tick), 95% interval (bar), runs (dots)")
+    ax.grid(True, which="both", axis="x", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(out, dpi=120)
+    plt.close(fig)
+    return True
+
+
 def plot_ecdf(root, report, out):
     targets = report["experiment"]["heldout"]["targets"]
     if not targets:
@@ -121,10 +147,15 @@ def main():
     os.makedirs(os.path.join(root, "plots"), exist_ok=True)
     have_conv = plot_convergence(root, report, os.path.join(root, "plots", "convergence.png"))
     have_ecdf = plot_ecdf(root, report, os.path.join(root, "plots", "ecdf.png"))
+    have_held = plot_heldout(report, os.path.join(root, "plots", "heldout.png"))
+    features = sorted({o.get("features", exp["features"]) for o in report["optimizers"]})
+    has_td = any(o["optimizer"] in ("td0", "tdlambda", "ntuple") for o in report["optimizers"])
 
     runs = exp["runs"]
     md = [f"# {exp['name']}: optimizer comparison", ""]
-    md.append(f"Feature set `{exp['features']}`, rules `{exp['rules']}` on {exp['board']}, "
+    feature_text = (f"Feature set `{features[0]}`" if len(features) == 1 else
+                    "Feature sets per entry (`learns` below)")
+    md.append(f"{feature_text}, rules `{exp['rules']}` on {exp['board']}, "
               f"{runs} independent runs per optimizer, budget per run: "
               f"{fmt(exp['budget']['pieces'], 0)} pieces / {fmt(exp['budget']['games'], 0)} games (0 = none). "
               f"Fitness: {exp['fitness']['statistic']} over {exp['fitness']['games']} games "
@@ -143,22 +174,22 @@ def main():
            "Mean of the per-run held-out means, with a 95% Student-t interval across runs (with a "
            "single run: across its held-out games); "
            "`vs best` is a two-sided Mann-Whitney U test of the per-run means against the best optimizer.", "",
-           "| optimizer | held-out mean lines | 95% CI | median of runs | held-out games | pieces simulated / run "
+           "| optimizer | learns | held-out mean lines | 95% CI | median of runs | held-out games | pieces simulated / run "
            "| wall time / run | vs best (U, p) |",
-           "|---|---|---|---|---|---|---|---|"]
+           "|---|---|---|---|---|---|---|---|---|"]
     for o in report["optimizers"]:
         h = o["held_out"]
         lo, hi = h["ci95"]
         vs = "best" if o["vs_best"] is None else f"U={o['vs_best']['u']:g}, p={o['vs_best']['p']:.3g}"
         across = "" if h.get("ci95_across", "runs") == "runs" else " (games)"
-        md.append(f"| {o['label']} | {fmt(h['mean_lines'])} | [{fmt(lo)}, {fmt(hi)}]{across} | {fmt(h['median_lines'])} "
+        md.append(f"| {o['label']} | {o.get('features', exp['features'])} | {fmt(h['mean_lines'])} | [{fmt(lo)}, {fmt(hi)}]{across} | {fmt(h['median_lines'])} "
                   f"| {h['games']} | {fmt(o['pieces']['mean'], 0)} | {fmt(o['seconds']['mean'], 2)} s | {vs} |")
     boards = [b for b in exp["heldout"]["boards"] if b != exp["board"]]
     for b in boards:
         md += ["", f"### Held-out on {b}", "", "| optimizer | mean lines | 95% CI | games |", "|---|---|---|---|"]
         for o in report["optimizers"]:
             h = o["held_out_boards"][b]
-            md.append(f"| {o['label']} | {fmt(h['mean_lines'])} | [{fmt(h['ci95'][0])}, {fmt(h['ci95'][1])}] "
+            md.append(f"| {o['label']} | {o.get('features', exp['features'])} | {fmt(h['mean_lines'])} | [{fmt(h['ci95'][0])}, {fmt(h['ci95'][1])}] "
                       f"| {h['games']} |")
     if exp["heldout"]["targets"]:
         md += ["", "## Budget to reach a target (training fitness, COCO style)", "",
@@ -170,6 +201,15 @@ def main():
                 md.append(f"| {o['label']} | {fmt(t['target'], 0)} | {t['successes']}/{t['runs']} "
                           f"| {fmt(t['median_pieces'], 0)} | {fmt(t['aRT'], 0)} |")
     md += ["", "## Plots", ""]
+    if have_held:
+        md.append("![held-out mean lines per optimizer, with intervals and per-run means](plots/heldout.png)")
+        md.append("")
+    if has_td:
+        md.append("TD entries (td0, tdlambda, ntuple) learn from self-play: their training curve is the mean "
+                  "lines of the training episodes that ended in each 1% of the budget (with exploration), "
+                  "not a best candidate's fitness, and their held-out games play the final weights "
+                  "(docs/experiments.md).")
+        md.append("")
     if have_conv:
         md.append("![best-so-far training fitness against pieces simulated](plots/convergence.png)")
     if have_ecdf:
