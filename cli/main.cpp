@@ -125,9 +125,9 @@ void add_learn(CLI::App& app, tb::LearnOptions& o, LearnFlags& f) {
   cmd->add_option("--threads", o.threads, "Threads, 0 = all cores; results do not depend on it")->capture_default_str();
   cmd->add_option("--kernel", o.kernel, "Feature kernel (as for play); results do not depend on it");
   f.given = {{cmd->add_option("--alpha", f.alpha, "Step size (default 0.01, normalized; ntuple 0.02)"), "alpha"},
-             {cmd->add_option("--gamma", f.gamma, "Discount (default 0.99)"), "gamma"},
+             {cmd->add_option("--gamma", f.gamma, "Discount (default 0.9; ntuple 0.99)"), "gamma"},
              {cmd->add_option("--lambda", f.lambda, "Trace decay of tdlambda and ntuple (default 0.7)"), "lambda"},
-             {cmd->add_option("--epsilon", f.epsilon, "Exploration probability (default 0.01; article2: 0)"), "epsilon"},
+             {cmd->add_option("--epsilon", f.epsilon, "Exploration probability (default 0; ntuple 0.01)"), "epsilon"},
              {cmd->add_option("--games-per-step", f.games_per_step, "Games advanced in parallel per update (default 8)"),
               "games_per_step"},
              {cmd->add_option("--pieces-per-step", f.pieces_per_step, "Pieces per game per update (default 16)"),
