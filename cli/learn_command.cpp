@@ -86,10 +86,10 @@ int run_learn(const LearnOptions& o) {
       std::lock_guard lock(mu);
       return line;
     });
-  if (o.pieces < static_cast<std::int64_t>(config.games_per_step) * config.pieces_per_step)
+  const std::int64_t step = static_cast<std::int64_t>(config.games_per_step) * config.pieces_per_step;
+  if (o.pieces < step)
     throw UsageError("--pieces " + std::to_string(o.pieces) + " is less than one training step (" +
-                     std::to_string(config.games_per_step * config.pieces_per_step) +
-                     " = --games-per-step x --pieces-per-step)");
+                     std::to_string(step) + " = --games-per-step x --pieces-per-step)");
   const td::TdRun run = td::run_td(spec, o.threads, kernel.kernel, [&](const td::TdLearner& l, const td::TdPeriod& p) {
     char buf[160];
     std::snprintf(buf, sizeof buf, "learn %s: %.1f%% of %lld pieces, %lld episodes, last period %.1f lines/episode",

@@ -27,6 +27,7 @@ Policy parse_ntuple_policy(std::string_view text, std::string_view origin) {
   Policy p;
   std::shared_ptr<NTupleNetwork> net;
   bool magic = false, ended = false, has_layout = false;
+  std::vector<bool> seen_index;
   long long entries = -1, seen = 0;
   int line_no = 0;
   std::istringstream in{std::string(text)};
@@ -49,14 +50,18 @@ Policy parse_ntuple_policy(std::string_view text, std::string_view origin) {
       if (index >= net->size())
         throw PolicyError(where + ": index " + std::to_string(index) + " is outside the network (" +
                           std::to_string(net->size()) + " weights)");
+      if (seen_index[index]) throw PolicyError(where + ": index " + std::to_string(index) + " given twice");
+      seen_index[index] = true;
       net->weights()[index] = w;
       ++seen;
     } else if (key == "name") {
       p.name = value;
     } else if (key == "layout") {
+      if (has_layout) throw PolicyError(where + ": a second 'layout' line");
       if (value != kNTupleLayout) throw PolicyError(where + ": unknown layout '" + std::string(value) + "'");
       has_layout = true;
     } else if (key == "board") {
+      if (net) throw PolicyError(where + ": a second 'board' line");
       Geometry g;
       if (!parse_board(value, g)) throw PolicyError(where + ": board must be WxH");
       if (const std::string why = check_geometry(g); !why.empty()) throw PolicyError(where + ": " + why);
@@ -70,8 +75,10 @@ Policy parse_ntuple_policy(std::string_view text, std::string_view origin) {
       p.reward_lines = true;
     } else if (key == "entries") {
       if (!net || !has_layout) throw PolicyError(where + ": 'entries' before 'layout' and 'board'");
+      if (entries >= 0) throw PolicyError(where + ": a second 'entries' line");
       if (!parse_number(value, entries) || entries < 0 || entries > static_cast<long long>(net->size()))
         throw PolicyError(where + ": entries must be a count from 0 to " + std::to_string(net->size()));
+      seen_index.assign(net->size(), false);
     } else if (key == "end") {
       ended = true;
     } else {

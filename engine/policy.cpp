@@ -150,7 +150,14 @@ Policy load_policy(std::string_view name_or_path) {
   text << f.rdbuf();
   if (f.bad()) throw PolicyError("cannot read policy file '" + path + "'");
   const std::string body = text.str();
-  if (body.starts_with(kNTupleMagic)) return parse_ntuple_policy(body, path);
+  // The first key decides the format (comments and blank lines may come first).
+  std::istringstream lines(body);
+  for (std::string raw; std::getline(lines, raw);) {
+    const KeyValue kv = split_line(raw);
+    if (kv.key.empty()) continue;
+    if (kv.key == kNTupleMagic) return parse_ntuple_policy(body, path);
+    break;
+  }
   return parse_policy(body, path);
 }
 

@@ -177,8 +177,10 @@ Trained train_td(const ExperimentConfig& c, const OptimizerSpec& spec, std::uint
     if (progress) progress({spec.label, run, p.period + 1, l.pieces(), best});
   });
   // generations.csv in the optimizers' columns: a period is a generation, its episodes the games.
+  double mean = 0;
   for (const Json& p : r.records) {
-    const double mean = p["mean_lines"].get<double>();
+    // A period in which no episode ended keeps the previous period's level (not 0).
+    if (p["ended"].get<std::int64_t>() > 0) mean = p["mean_lines"].get<double>();
     t.best_training = std::max(t.best_training, mean);
     t.records.push_back({{"generation", p["period"]},
                          {"evaluations", p["episodes"]},

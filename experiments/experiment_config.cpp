@@ -122,9 +122,11 @@ OptimizerSpec read_optimizer(Table t, const ExperimentConfig& c) {
   }
   if (td) {
     try {
-      Rules rules = c.rules;
-      const td::TdConfig tc = td::make_td_config(s.optimizer, s.features, s.options, rules, 1);
-      (void)tc;
+      const td::TdConfig tc = td::make_td_config(s.optimizer, s.features, s.options, c.rules, 1);
+      const std::int64_t step = static_cast<std::int64_t>(tc.games_per_step) * tc.pieces_per_step;
+      if (c.budget_pieces < step)
+        t.fail("optimizer", "a TD learner needs budget.pieces of at least one step (" + std::to_string(step) +
+                                " pieces); budget.games does not apply to it");
     } catch (const std::invalid_argument& e) {
       t.fail("options", e.what());
     }

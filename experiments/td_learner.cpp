@@ -32,6 +32,8 @@ void check_config(const TdConfig& c) {
   if (c.max_pieces_per_game < 0) bad("max_pieces_per_game must be >= 0");
   if (c.games_per_step < 1 || c.games_per_step > 4096) bad("games_per_step must be in 1..4096");
   if (c.pieces_per_step < 1 || c.pieces_per_step > 1000000) bad("pieces_per_step must be in 1..1000000");
+  if (c.model == "ntuple" && c.gamma * c.lambda > 0.95)
+    bad("the n-tuple network's truncated traces need gamma x lambda <= 0.95");
 }
 
 struct TdLearner::Slot {
@@ -58,10 +60,10 @@ TdLearner::TdLearner(const TdConfig& config, FeatureKernel kernel)
   const std::size_t n = model_->size();
   w_.assign(n, 0.0);
   if (dense_ && config.init_scale != 0.0) {
-    opt::Random init = opt::Random::from_seed(config.seed, 2);
+    opt::Random init{CounterRng{stream_key(config.seed ^ kInitStream, 0), 0}};
     for (std::size_t i = 0; i < n; ++i) w_[i] = init.uniform(-config.init_scale, config.init_scale);
   }
-  const std::uint64_t explore_key = stream_key(config.seed, 1);
+  const std::uint64_t explore_key = stream_key(config.seed ^ kExploreStream, 0);
   for (int s = 0; s < config.games_per_step; ++s) {
     auto slot = std::make_unique<Slot>();
     slot->random = opt::Random{CounterRng{stream_key(explore_key, static_cast<std::uint64_t>(s)), 0}};
@@ -160,12 +162,17 @@ std::vector<Episode> TdLearner::step(int threads) {
   pool_->for_each(static_cast<std::int64_t>(slots_.size()),
                   [&](std::int64_t i) { advance(*slots_[static_cast<std::size_t>(i)]); });
   std::vector<Episode> ended;
+  bool finite = true;
   for (auto& slot : slots_) {  // slot order: the sums do not depend on the threads
-    for (const auto& [index, dw] : slot->pending) w_[index] += dw;
+    for (const auto& [index, dw] : slot->pending) {
+      w_[index] += dw;
+      finite = finite && std::isfinite(w_[index]);
+    }
     slot->pending.clear();
     for (std::size_t i = 0; i < slot->dense_pending.size(); ++i) {
       w_[i] += slot->dense_pending[i];
       slot->dense_pending[i] = 0.0;
+      finite = finite && std::isfinite(w_[i]);
     }
     for (const Episode& e : slot->ended) {
       lines_ += e.lines;
@@ -176,6 +183,10 @@ std::vector<Episode> TdLearner::step(int threads) {
   }
   pieces_ += static_cast<std::int64_t>(slots_.size()) * config_.pieces_per_step;
   ++steps_;
+  if (!finite)
+    throw std::runtime_error("td: the weights diverged (a weight is no longer finite) at step " +
+                             std::to_string(steps_) + ", after " + std::to_string(pieces_) +
+                             " pieces; use a smaller alpha or the normalized step");
   return ended;
 }
 
@@ -223,6 +234,12 @@ void TdLearner::restore(const Json& j) {
     s.stream.bag_left = st.at(3);
     const auto cols = js.at("board").get<std::vector<Word>>();
     if (cols.size() != s.board.cols.size()) throw std::invalid_argument("td: bad board in state");
+    const Geometry g = config_.rules.geometry;
+    for (std::size_t c = 0; c < cols.size(); ++c)
+      if ((static_cast<int>(c) >= g.width ? cols[c] : cols[c] >> g.height) != 0)
+        throw std::invalid_argument("td: state has a board cell outside " + std::to_string(g.width) + "x" +
+                                    std::to_string(g.height));
+    if (s.stream.bag_left > 7) throw std::invalid_argument("td: bad piece stream in state");
     std::copy(cols.begin(), cols.end(), s.board.cols.begin());
     s.placed = js.at("placed");
     s.lines = js.at("lines");

@@ -26,9 +26,10 @@
 // parallel and the result does not depend on the thread count.  With 1 x 1 this is plain
 // online TD.  Slot s plays games s, s + B, s + 2B, ... (B = games_per_step); game g's pieces
 // come from PieceStream::make(generator, seed, g).  Initial weights: linear models uniform in
-// [-init_scale, init_scale) from Random stream 2 of the seed (article 2 starts from small
-// random values); the n-tuple network from 0.  Slot s explores with its own Random, keyed by
-// (seed, 1, s).  rules.lookahead must be 0.
+// [-init_scale, init_scale) from the stream keyed by (seed xor kInitStream, 0) (article 2
+// starts from small random values); the n-tuple network from 0.  Slot s explores with its own
+// stream, keyed by (seed xor kExploreStream, 0, s).  Weights that stop being finite end the
+// run with an error.  rules.lookahead must be 0.
 #pragma once
 
 #include <Eigen/Dense>
@@ -47,6 +48,9 @@
 namespace tb::td {
 
 inline constexpr double kTraceFloor = 1e-4;
+// Stream tags: initial weights and exploration use keys that no game's piece stream uses.
+inline constexpr std::uint64_t kInitStream = 0x5444494e4954ull;     // "TDINIT"
+inline constexpr std::uint64_t kExploreStream = 0x544445585052ull;  // "TDEXPR"
 
 struct TdConfig {
   std::string model = "td44";  // a feature set of board features, or "ntuple"
@@ -93,7 +97,8 @@ class TdLearner {
   std::int64_t lines() const { return lines_; }    // cleared by ended episodes
   std::int64_t episodes() const { return episodes_; }
   std::int64_t steps() const { return steps_; }
-  // The learned values as a playable policy (rating r + V(s'), `reward lines`).
+  // The learned values as a playable policy (rating r + V(s'), `reward lines`; in play a
+  // game-ending placement rates -infinity instead of r).
   Policy policy(const std::string& name) const;
 
   // Everything needed to continue bit-identically between steps: weights (as exact

@@ -11,7 +11,7 @@ namespace tb::td {
 namespace {
 
 using Json = nlohmann::json;
-constexpr int kCheckpointVersion = 1;
+constexpr int kCheckpointVersion = 2;  // 2: init and exploration streams of their own
 
 // Our defaults: a normalized (NLMS) step, article 2's gamma 0.9 for the linear models, batches
 // of 8 games x 16 pieces.  The n-tuple network keeps a longer horizon and explores a little
@@ -133,6 +133,10 @@ TdRun run_td(const TdRunSpec& spec, int threads, FeatureKernel kernel, const TdP
     }
     period = static_cast<std::int64_t>(run.records.size());
     run.resumed = true;
+    if (learner.pieces() > spec.budget_pieces)
+      throw std::runtime_error("checkpoint " + spec.checkpoint + " is already past the budget (" +
+                               std::to_string(learner.pieces()) + " > " + std::to_string(spec.budget_pieces) +
+                               " pieces)");
   }
   const std::int64_t every = std::max<std::int64_t>(spec.period_pieces, per_step);
   TdPeriod cur;

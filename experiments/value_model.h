@@ -5,7 +5,8 @@
 //                features the engine's evaluator sees.  Every weight is active.
 //   NTupleModel: the n-tuple network of engine/ntuple.h; one active weight per tuple, value 1.
 // Either turns its weights into a Policy with `reward lines`, which `tetrisbench play`
-// plays with the same rating the learner acts on (r + V(s')).
+// plays with the learner's rating r + V(s') (except that play rates a game-ending placement
+// -infinity where the learner rates it r).
 #pragma once
 
 #include <cstdint>

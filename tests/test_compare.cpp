@@ -94,7 +94,7 @@ TEST(ExperimentConfig, RejectsBadInputWithTheKey) {
 }
 
 TEST(ExperimentConfig, TdEntries) {
-  const std::string head = "name = \"x\"\nfeatures = \"bcts\"\n[budget]\npieces = 10\n";
+  const std::string head = "name = \"x\"\nfeatures = \"bcts\"\n[budget]\npieces = 100000\n";
   const ExperimentConfig c = parse_experiment(
       head + "[[optimizer]]\noptimizer = \"cmaes\"\n[[optimizer]]\noptimizer = \"tdlambda\"\n"
              "options = { alpha = 0.02, lambda = 0.5 }\n[[optimizer]]\noptimizer = \"ntuple\"\n"
@@ -119,6 +119,9 @@ TEST(ExperimentConfig, TdEntries) {
   EXPECT_NE(message("optimizer = \"td0\"\noptions = { lambda = 0.5 }\n").find("use tdlambda"), std::string::npos);
   EXPECT_NE(message("optimizer = \"ntuple\"\noptions = { alpha = -1 }\n").find("alpha"), std::string::npos);
   EXPECT_NE(message("optimizer = \"ntuple\"\n[heldout]\nboards = [\"10x12\"]\n").find("only its training board"),
+            std::string::npos);
+  EXPECT_NE(message("optimizer = \"tdlambda\"\noptions = { games_per_step = 1000, pieces_per_step = 1000 }\n")
+                .find("at least one step"),
             std::string::npos);
 }
 

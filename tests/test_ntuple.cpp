@@ -144,7 +144,10 @@ TEST(NTupleFile, Errors) {
   fails(good.substr(0, good.size() - 4), "truncated");
   fails(good + "x 1\n", "text after 'end'");
   fails("tetrisbench-ntuple 1\nlayout v2\n", "unknown layout");
-  fails("tetrisbench-ntuple 1\nboard 3x8\n", "");
+  fails("tetrisbench-ntuple 1\nboard 3x8\n", "board width 3");
+  fails("tetrisbench-ntuple 1\nlayout v1\nboard 6x8\nentries 1\n5 1\nboard 6x8\nend\n", "a second 'board' line");
+  fails("tetrisbench-ntuple 1\nlayout v1\nboard 6x8\nentries 2\n5 1\n5 2\nend\n", "index 5 given twice");
+  fails("tetrisbench-ntuple 1\nlayout v1\nlayout v1\n", "a second 'layout' line");
   fails("tetrisbench-ntuple 1\nlayout v1\nboard 6x8\nentries 1\n999999999 1\nend\n", "outside the network");
   fails("tetrisbench-ntuple 1\nlayout v1\nboard 6x8\nentries 1\n5 nan\nend\n", "expected 'index value'");
   fails("tetrisbench-ntuple 1\nlayout v1\nboard 6x8\nentries 2\n5 1\nend\n", "expected 'index value'");
