@@ -44,7 +44,8 @@ struct TdLearner::Slot {
   opt::Random random;
   Active prev;  // phi of the last afterstate (= board), valid when placed > 0
   std::vector<double> dense_trace;                              // (n) linear models
-  std::vector<std::pair<std::uint32_t, double>> sparse_trace;   // n-tuple network
+  std::vector<std::pair<std::uint32_t, double>> sparse_trace;   // n-tuple network, one entry per index
+  std::vector<std::int32_t> trace_slot;                         // (n) entry of an index, or -1
   std::vector<std::pair<std::uint32_t, double>> pending;        // this step's weight changes (n-tuple)
   std::vector<double> dense_pending;                            // (n) the same, linear models
   std::vector<Episode> ended;                                   // this step's episodes
@@ -81,7 +82,9 @@ void TdLearner::start_game(Slot& s, std::uint64_t game) const {
   s.placed = s.lines = 0;
   s.dense_trace.assign(dense_ ? w_.size() : 0, 0.0);
   if (s.dense_pending.size() != s.dense_trace.size()) s.dense_pending.assign(s.dense_trace.size(), 0.0);
+  for (const auto& entry : s.sparse_trace) s.trace_slot[entry.first] = -1;
   s.sparse_trace.clear();
+  if (!dense_ && s.trace_slot.size() != w_.size()) s.trace_slot.assign(w_.size(), -1);
 }
 
 void TdLearner::learn(Slot& s, double v_next, double reward, bool terminal) const {
@@ -99,13 +102,29 @@ void TdLearner::learn(Slot& s, double v_next, double reward, bool terminal) cons
     }
     return;
   }
+  // The dense update restricted to the nonzero entries: e_i = decay e_i, dropped below
+  // kTraceFloor, then e_i += phi_i; one entry per index, so the trace stays as small as the
+  // set of recently active weights.
   std::size_t kept = 0;
   for (auto& [index, e] : s.sparse_trace) {
     e *= decay;
-    if (std::abs(e) >= kTraceFloor) s.sparse_trace[kept++] = {index, e};
+    if (std::abs(e) >= kTraceFloor) {
+      s.trace_slot[index] = static_cast<std::int32_t>(kept);
+      s.sparse_trace[kept++] = {index, e};
+    } else {
+      s.trace_slot[index] = -1;
+    }
   }
   s.sparse_trace.resize(kept);
-  for (std::size_t i = 0; i < prev.index.size(); ++i) s.sparse_trace.emplace_back(prev.index[i], prev.value[i]);
+  for (std::size_t i = 0; i < prev.index.size(); ++i) {
+    const std::uint32_t index = prev.index[i];
+    if (s.trace_slot[index] >= 0) {
+      s.sparse_trace[static_cast<std::size_t>(s.trace_slot[index])].second += prev.value[i];
+    } else {
+      s.trace_slot[index] = static_cast<std::int32_t>(s.sparse_trace.size());
+      s.sparse_trace.emplace_back(index, prev.value[i]);
+    }
+  }
   for (const auto& [index, e] : s.sparse_trace) s.pending.emplace_back(index, coef * e);
 }
 
@@ -248,7 +267,9 @@ void TdLearner::restore(const Json& j) {
     if (s.dense_trace.size() != (dense_ ? w_.size() : 0)) throw std::invalid_argument("td: bad trace in state");
     for (const Json& e : js.at("sparse_trace")) {
       const auto index = e.at(0).get<std::uint32_t>();
-      if (index >= w_.size()) throw std::invalid_argument("td: bad trace index in state");
+      if (dense_ || index >= w_.size() || s.trace_slot[index] >= 0)
+        throw std::invalid_argument("td: bad trace index in state");
+      s.trace_slot[index] = static_cast<std::int32_t>(s.sparse_trace.size());
       s.sparse_trace.emplace_back(index, e.at(1).get<double>());
     }
     if (s.placed > 0) model_->of_board(s.board, s.prev);

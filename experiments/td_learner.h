@@ -19,7 +19,8 @@
 // alpha / m.  The first move of a game starts from the empty board, which is not an
 // afterstate, so it makes no update; a terminal move makes the last one.  An episode cut off
 // by max_pieces_per_game simply stops: its last afterstate is not bootstrapped.  The n-tuple
-// model keeps its traces sparse and drops entries below kTraceFloor (truncated TD(lambda)).
+// model keeps its traces sparse, one entry per weight index, and drops entries whose decayed
+// value falls below kTraceFloor before adding phi (truncated TD(lambda)).
 //
 // Batches.  `games_per_step` games (slots) each place `pieces_per_step` pieces per step with
 // the weights frozen; then every slot's updates are added to w in slot order.  Slots run in

@@ -11,7 +11,7 @@ namespace tb::td {
 namespace {
 
 using Json = nlohmann::json;
-constexpr int kCheckpointVersion = 2;  // 2: init and exploration streams of their own
+constexpr int kCheckpointVersion = 3;  // 2: own init and exploration streams; 3: one trace entry per index
 
 // Our defaults: a normalized (NLMS) step, article 2's gamma 0.9 for the linear models, batches
 // of 8 games x 16 pieces.  The n-tuple network keeps a longer horizon and explores a little

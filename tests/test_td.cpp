@@ -177,6 +177,89 @@ TEST(TdLearner, OnlineEqualsReferenceLoop) {
   EXPECT_GT(pieces, 5);
 }
 
+// The n-tuple learner (1 x 1 step, TD(lambda), normalized step, exploration) against the
+// dense update written out with the same truncation rule: bit-identical weights, piece by
+// piece, across several games.
+TEST(TdLearner, NTupleEqualsDenseReference) {
+  TdConfig config = small_config("ntuple", 0.6, 0.3);
+  config.gamma = 0.9;
+  config.max_pieces_per_game = 0;
+  TdLearner learner(config, best_kernel().kernel);
+  const Geometry g = config.rules.geometry;
+  const NTupleNetwork net(g);
+  const int m = net.tuple_count();
+  const std::size_t n = net.size();
+  std::vector<double> w(n, 0.0), e(n, 0.0);
+  opt::Random explore{CounterRng{stream_key(stream_key(config.seed ^ kExploreStream, 0), 0), 0}};
+  auto value = [&](const std::vector<std::uint32_t>& idx) {
+    double v = 0.0;
+    for (int t = 0; t < m; ++t) v += w[idx[t]] * 1.0;
+    return v;
+  };
+  std::uint64_t game = 0;
+  PieceStream stream = PieceStream::make(config.rules.generator, config.seed, game);
+  Board board;
+  std::vector<std::uint32_t> prev(m);
+  bool have_prev = false;
+  int games_ended = 0, lines = 0;
+  for (int piece = 0; piece < 600; ++piece) {
+    Placement pl[kMaxPlacements];
+    const int count = static_cast<int>(generate_drops(stream.next(), g.width, pl) - pl);
+    std::vector<Board> after(count);
+    std::vector<Move> moves(count);
+    std::vector<std::vector<std::uint32_t>> idx(count, std::vector<std::uint32_t>(m));
+    for (int k = 0; k < count; ++k) {
+      after[k] = board;
+      moves[k] = drop(after[k], pl[k], g, config.rules.overflow);
+      net.indices(after[k], idx[k].data());
+    }
+    int chosen = 0;
+    if (explore.uniform() < config.epsilon) {
+      chosen = static_cast<int>(explore.below(static_cast<std::uint32_t>(count)));
+    } else {
+      double best = 0;
+      for (int k = 0; k < count; ++k) {
+        const double q = moves[k].lines + (moves[k].game_over ? 0.0 : value(idx[k]));
+        if (k == 0 || q > best) {
+          best = q;
+          chosen = k;
+        }
+      }
+    }
+    const Move& mv = moves[chosen];
+    if (have_prev) {
+      const double v_next = mv.game_over ? 0.0 : value(idx[chosen]);
+      const double delta = mv.lines + config.gamma * v_next - value(prev);
+      const double coef = config.alpha / static_cast<double>(m) * delta;
+      const double decay = config.gamma * config.lambda;
+      for (std::size_t i = 0; i < n; ++i) {
+        e[i] *= decay;
+        if (std::abs(e[i]) < kTraceFloor) e[i] = 0.0;
+      }
+      for (int t = 0; t < m; ++t) e[prev[t]] += 1.0;
+      for (std::size_t i = 0; i < n; ++i)
+        if (e[i] != 0.0) w[i] += coef * e[i];
+    }
+    lines += mv.lines;
+    learner.step(1);
+    ASSERT_EQ(learner.weights(), w) << "piece " << piece;
+    if (mv.game_over) {
+      ++games_ended;
+      stream = PieceStream::make(config.rules.generator, config.seed, ++game);
+      board = Board{};
+      std::fill(e.begin(), e.end(), 0.0);
+      have_prev = false;
+    } else {
+      board = after[chosen];
+      prev = idx[chosen];
+      have_prev = true;
+    }
+  }
+  EXPECT_GE(games_ended, 5);
+  EXPECT_GT(lines, 0);
+  EXPECT_EQ(learner.episodes(), games_ended);
+}
+
 TEST(TdLearner, SameResultForAnyThreadCount) {
   for (const std::string model : {"td44", "ntuple"}) {
     TdConfig config = small_config(model, 0.7, 0.1);
