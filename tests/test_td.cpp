@@ -289,8 +289,17 @@ TEST(TdLearner, ResumeMidGameIsBitIdentical) {
       straight.step(1);
       first.step(2);
     }
+    // The save point is mid-game with live traces, so resume must restore them.
+    const nlohmann::json at_save = first.state();
+    bool mid_game_with_trace = false;
+    for (const auto& slot : at_save["slots"]) {
+      bool trace = !slot["sparse_trace"].empty();
+      for (const auto& e : slot["dense_trace"]) trace = trace || e.get<double>() != 0.0;
+      mid_game_with_trace = mid_game_with_trace || (slot["placed"].get<std::int64_t>() > 1 && trace);
+    }
+    EXPECT_TRUE(mid_game_with_trace) << model;
     // Through text, as a checkpoint file would go.
-    const std::string saved = first.state().dump();
+    const std::string saved = at_save.dump();
     TdLearner resumed(config, best_kernel().kernel);
     resumed.restore(nlohmann::json::parse(saved));
     EXPECT_EQ(resumed.weights(), first.weights());
