@@ -3,7 +3,6 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
-#include <regex>
 #include <sstream>
 
 #include "atomic_file.h"
@@ -63,13 +62,10 @@ std::string progress_text(const PlayProgress& p, std::int64_t games,
 }  // namespace
 
 Geometry parse_board(const std::string& text) {
-  static const std::regex shape(R"(([0-9]{1,3})x([0-9]{1,3}))");
-  std::smatch m;
-  if (!std::regex_match(text, m, shape))
-    throw UsageError("--board must look like WxH (for example 10x20), not '" + text + "'");
-  const Geometry g{std::stoi(m[1]), std::stoi(m[2])};
-  if (const std::string why = check_geometry(g); !why.empty()) throw UsageError(why);
-  return g;
+  const std::optional<Geometry> g = parse_size(text);
+  if (!g) throw UsageError("--board must look like WxH (for example 10x20), not '" + text + "'");
+  if (const std::string why = check_geometry(*g); !why.empty()) throw UsageError(why);
+  return *g;
 }
 
 Rules play_rules(const PlayOptions& o) {

@@ -17,6 +17,23 @@ std::string check_geometry(Geometry g) {
   return {};
 }
 
+std::optional<Geometry> parse_size(std::string_view text) {
+  const auto x = text.find('x');
+  if (x == std::string_view::npos) return std::nullopt;
+  auto number = [](std::string_view digits, int& out) {
+    if (digits.empty() || digits.size() > 3) return false;
+    out = 0;
+    for (char ch : digits) {
+      if (ch < '0' || ch > '9') return false;
+      out = out * 10 + (ch - '0');
+    }
+    return true;
+  };
+  Geometry g;
+  if (!number(text.substr(0, x), g.width) || !number(text.substr(x + 1), g.height)) return std::nullopt;
+  return g;
+}
+
 int Board::wall_height(int width) const {
   Word any = 0;
   for (int c = 0; c < width; ++c) any |= cols[c];

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,6 +20,9 @@ struct Geometry {
 
 // Empty string when the size is supported, else a one-line reason.
 std::string check_geometry(Geometry g);
+
+// "WxH" with decimal W and H (1 to 3 digits each), else nullopt; the range is check_geometry's.
+std::optional<Geometry> parse_size(std::string_view text);
 
 struct Board {
   std::array<Word, kMaxWidth> cols{};  // (kMaxWidth) column words; columns >= W stay 0

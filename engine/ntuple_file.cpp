@@ -2,9 +2,10 @@
 
 #include <charconv>
 #include <cmath>
+#include <optional>
 #include <sstream>
 
-#include "text_lines.h"
+#include "policy_lines.h"
 
 namespace tb {
 namespace {
@@ -15,33 +16,17 @@ bool parse_number(std::string_view tok, T& out) {
   return ec == std::errc{} && ptr == tok.data() + tok.size();
 }
 
-bool parse_board(std::string_view v, Geometry& g) {
-  const auto x = v.find('x');
-  return x != std::string_view::npos && parse_number(v.substr(0, x), g.width) &&
-         parse_number(v.substr(x + 1), g.height);
-}
-
 }  // namespace
 
 Policy parse_ntuple_policy(std::string_view text, std::string_view origin) {
   Policy p;
   std::shared_ptr<NTupleNetwork> net;
-  bool magic = false, ended = false, has_layout = false;
+  bool has_layout = false;
   std::vector<bool> seen_index;
   long long entries = -1, seen = 0;
-  int line_no = 0;
-  std::istringstream in{std::string(text)};
-  for (std::string raw; std::getline(in, raw);) {
-    ++line_no;
-    const std::string where = std::string(origin) + ":" + std::to_string(line_no);
-    const auto [key, value] = split_line(raw);
-    if (key.empty()) continue;
-    if (ended) throw PolicyError(where + ": text after 'end'");
-    if (!magic) {
-      if (key != kNTupleMagic || value != "1")
-        throw PolicyError(where + ": not an n-tuple network file (expected 'tetrisbench-ntuple 1')");
-      magic = true;
-    } else if (entries >= 0 && seen < entries) {  // `index value`
+  read_policy_lines(text, origin, {kNTupleMagic, "an n-tuple network", "n-tuple"},
+                    [&](std::string_view key, std::string_view value, const std::string& where) {
+    if (entries >= 0 && seen < entries) {  // `index value`
       std::uint64_t index = 0;
       double w = 0;
       if (value.empty() || !parse_number(key, index) || !parse_number(value, w) || !std::isfinite(w))
@@ -54,25 +39,17 @@ Policy parse_ntuple_policy(std::string_view text, std::string_view origin) {
       seen_index[index] = true;
       net->weights()[index] = w;
       ++seen;
-    } else if (key == "name") {
-      p.name = value;
+    } else if (read_common_key(p, key, value, where)) {
     } else if (key == "layout") {
       if (has_layout) throw PolicyError(where + ": a second 'layout' line");
       if (value != kNTupleLayout) throw PolicyError(where + ": unknown layout '" + std::string(value) + "'");
       has_layout = true;
     } else if (key == "board") {
       if (net) throw PolicyError(where + ": a second 'board' line");
-      Geometry g;
-      if (!parse_board(value, g)) throw PolicyError(where + ": board must be WxH");
-      if (const std::string why = check_geometry(g); !why.empty()) throw PolicyError(where + ": " + why);
-      net = std::make_shared<NTupleNetwork>(g);
-    } else if (key == "rules") {
-      p.rules = value;
-    } else if (key == "source") {
-      p.source = value;
-    } else if (key == "reward") {
-      if (value != "lines") throw PolicyError(where + ": reward must be 'lines'");
-      p.reward_lines = true;
+      const std::optional<Geometry> g = parse_size(value);
+      if (!g) throw PolicyError(where + ": board must be WxH");
+      if (const std::string why = check_geometry(*g); !why.empty()) throw PolicyError(where + ": " + why);
+      net = std::make_shared<NTupleNetwork>(*g);
     } else if (key == "entries") {
       if (!net || !has_layout) throw PolicyError(where + ": 'entries' before 'layout' and 'board'");
       if (entries >= 0) throw PolicyError(where + ": a second 'entries' line");
@@ -80,14 +57,13 @@ Policy parse_ntuple_policy(std::string_view text, std::string_view origin) {
         throw PolicyError(where + ": entries must be a count from 0 to " + std::to_string(net->size()));
       seen_index.assign(net->size(), false);
     } else if (key == "end") {
-      ended = true;
+      return true;
     } else {
       throw PolicyError(where + ": unknown key '" + std::string(key) + "'");
     }
-  }
+    return false;
+  });
   const std::string o(origin);
-  if (!magic) throw PolicyError(o + ": empty file, not an n-tuple network");
-  if (!ended) throw PolicyError(o + ": truncated n-tuple file (no 'end' line)");
   if (entries < 0) throw PolicyError(o + ": no 'entries' line");
   if (seen != entries)
     throw PolicyError(o + ": 'entries " + std::to_string(entries) + "' but " + std::to_string(seen) + " given");

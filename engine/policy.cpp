@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "ntuple_file.h"
+#include "policy_lines.h"
 #include "text_lines.h"
 
 namespace tb {
@@ -44,43 +45,24 @@ std::vector<double> parse_weights(std::string_view rest, const std::string& wher
 
 Policy parse_policy(std::string_view text, std::string_view origin) {
   Policy p;
-  bool magic = false, ended = false, has_weights = false;
-  int line_no = 0;
-  std::istringstream in{std::string(text)};
-  for (std::string raw; std::getline(in, raw);) {
-    ++line_no;
-    const std::string where = std::string(origin) + ":" + std::to_string(line_no);
-    const auto [key, value] = split_line(raw);
-    if (key.empty()) continue;
-    if (ended) throw PolicyError(where + ": text after 'end'");
-    if (!magic) {
-      if (key != kMagic || value != "1")
-        throw PolicyError(where + ": not a tetrisbench policy file (expected 'tetrisbench-policy 1')");
-      magic = true;
-    } else if (key == "name") {
-      p.name = value;
-    } else if (key == "features") {
-      p.features = find_feature_set(value);
-      if (!p.features) throw PolicyError(where + ": unknown feature set '" + std::string(value) + "'");
-    } else if (key == "rules") {
-      p.rules = value;
-    } else if (key == "source") {
-      p.source = value;
-    } else if (key == "reward") {
-      if (value != "lines") throw PolicyError(where + ": reward must be 'lines'");
-      p.reward_lines = true;
-    } else if (key == "weights") {
-      p.weights = parse_weights(value, where);
-      has_weights = true;
-    } else if (key == "end") {
-      ended = true;
-    } else {
-      throw PolicyError(where + ": unknown key '" + std::string(key) + "'");
-    }
-  }
+  bool has_weights = false;
+  read_policy_lines(text, origin, {kMagic, "a tetrisbench policy", "policy"},
+                    [&](std::string_view key, std::string_view value, const std::string& where) {
+                      if (read_common_key(p, key, value, where)) return false;
+                      if (key == "end") return true;
+                      if (key == "features") {
+                        p.features = find_feature_set(value);
+                        if (!p.features)
+                          throw PolicyError(where + ": unknown feature set '" + std::string(value) + "'");
+                      } else if (key == "weights") {
+                        p.weights = parse_weights(value, where);
+                        has_weights = true;
+                      } else {
+                        throw PolicyError(where + ": unknown key '" + std::string(key) + "'");
+                      }
+                      return false;
+                    });
   const std::string o(origin);
-  if (!magic) throw PolicyError(o + ": empty file, not a tetrisbench policy");
-  if (!ended) throw PolicyError(o + ": truncated policy file (no 'end' line)");
   if (!p.features) throw PolicyError(o + ": no 'features' line");
   if (!has_weights) throw PolicyError(o + ": no 'weights' line");
   if (p.name.empty()) p.name = o;

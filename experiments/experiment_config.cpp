@@ -57,12 +57,10 @@ class Table {
 };
 
 Geometry parse_geometry(const std::string& text, Table& t, const std::string& key) {
-  static const std::regex shape(R"(([0-9]{1,3})x([0-9]{1,3}))");
-  std::smatch m;
-  if (!std::regex_match(text, m, shape)) t.fail(key, "expected WxH, not '" + text + "'");
-  const Geometry g{std::stoi(m[1]), std::stoi(m[2])};
-  if (const std::string why = check_geometry(g); !why.empty()) t.fail(key, why);
-  return g;
+  const std::optional<Geometry> g = parse_size(text);
+  if (!g) t.fail(key, "expected WxH, not '" + text + "'");
+  if (const std::string why = check_geometry(*g); !why.empty()) t.fail(key, why);
+  return *g;
 }
 
 nlohmann::json toml_to_json(const toml::node& n) {
