@@ -7,7 +7,7 @@
 
 #include "atomic_file.h"
 #include "parallel_play.h"
-#include "play_command.h"  // UsageError, parse_board, choose_kernel
+#include "play_command.h"  // UsageError, play_rules, choose_kernel
 #include "progress.h"
 #include "rng.h"
 #include "td_training.h"
@@ -19,14 +19,12 @@ namespace {
 using Json = nlohmann::json;
 
 td::TdConfig make_config(const LearnOptions& o) {
-  Rules rules;
-  rules.geometry = parse_board(o.board);
-  if (o.generator == "uniform") rules.generator = Generator::uniform;
-  else if (o.generator == "bag7") rules.generator = Generator::bag7;
-  else throw UsageError("unknown generator '" + o.generator + "' (uniform or bag7)");
-  if (o.overflow == "strict") rules.overflow = Overflow::strict;
-  else if (o.overflow == "clear-first") rules.overflow = Overflow::clear_first;
-  else throw UsageError("unknown overflow rule '" + o.overflow + "' (strict or clear-first)");
+  // The research rules as `play` reads them (one parser for --board, --generator, --overflow).
+  PlayOptions play;
+  play.board = o.board;
+  play.generator = o.generator;
+  play.overflow = o.overflow;
+  const Rules rules = play_rules(play);
   Json options = Json::parse(o.options_json.empty() ? "{}" : o.options_json);
   std::string learner = o.learner, features = o.features;
   try {
