@@ -197,11 +197,7 @@ void NTupleEvaluator::score(CandidateBlock& block) const {
 }
 
 void LinearEvaluator::score(CandidateBlock& block) const {
-  if (groups_) {
-    const int lanes = (block.count + lanes_ - 1) / lanes_ * lanes_;  // <= block.lanes
-    const BoardBlock view{block.cols.data(), kBlockCapacity, lanes, geometry_.width, geometry_.height};
-    kernel_(view, groups_, block.values.data());
-  }
+  compute_features(block, kernel_, lanes_, groups_, geometry_);
   sum_terms(block, terms_.data(), static_cast<int>(terms_.size()));
 }
 

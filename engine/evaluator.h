@@ -64,6 +64,16 @@ struct PlyCarry {
   int eroded = 0;
 };
 
+// Runs the feature kernel over the block's candidates, padded to the kernel's lane count
+// (`kernel_lanes`; block.lanes is a multiple of it), filling the slots of `groups`.
+inline void compute_features(CandidateBlock& block, FeatureKernel kernel, int kernel_lanes, std::uint32_t groups,
+                             Geometry g) {
+  if (!groups) return;
+  const int lanes = (block.count + kernel_lanes - 1) / kernel_lanes * kernel_lanes;  // <= block.lanes
+  const BoardBlock view{block.cols.data(), kBlockCapacity, lanes, g.width, g.height};
+  kernel(view, groups, block.values.data());
+}
+
 // Fills `block` with every drop placement of `piece` on `board`: the same boards and moves as
 // drop() (placement.h), which stays the one-board reference (tests/test_materialize.cpp).
 // Placements that carry their row (reachable ones): engine/materialize_rows.h.

@@ -75,14 +75,7 @@ TdConfig make_td_config(const std::string& learner, const std::string& features,
   c.pieces_per_step = get<int>(o, "pieces_per_step");
   c.max_pieces_per_game = get<std::int64_t>(o, "max_pieces_per_game");
   if (learner == "td0" && c.lambda != 0.0) throw std::invalid_argument("td0 has lambda 0; use tdlambda");
-  if (learner != "ntuple") {
-    const FeatureSet* set = find_feature_set(features);
-    if (!set) throw std::invalid_argument("unknown feature set '" + features + "'");
-    for (Feature f : set->features)
-      if (is_move_feature(f))
-        throw std::invalid_argument("feature set '" + features + "' has the move feature '" +
-                                    std::string(feature_name(f)) + "'; TD learns board features (td44, bertsekas)");
-  }
+  if (learner != "ntuple") afterstate_set(features);
   check_config(c);
   return c;
 }

@@ -6,14 +6,21 @@
 
 namespace tb::td {
 
+const FeatureSet& afterstate_set(const std::string& name) {
+  const FeatureSet* set = find_feature_set(name);
+  if (!set) throw std::invalid_argument("td: unknown feature set '" + name + "'");
+  for (Feature f : set->features)
+    if (is_move_feature(f))
+      throw std::invalid_argument("td: feature set '" + name + "' has the move feature '" +
+                                  std::string(feature_name(f)) +
+                                  "', not an afterstate feature (TD learns board features: td44, bertsekas)");
+  return *set;
+}
+
 LinearModel::LinearModel(const std::string& set_name, Geometry g, FeatureKernel kernel)
-    : set_(find_feature_set(set_name)), geometry_(g), kernel_(kernel), lanes_(kernel_lanes(kernel)) {
-  if (!set_) throw std::invalid_argument("td: unknown feature set '" + set_name + "'");
+    : set_(&afterstate_set(set_name)), geometry_(g), kernel_(kernel), lanes_(kernel_lanes(kernel)) {
   if (const std::string why = check_geometry(g); !why.empty()) throw std::invalid_argument("td: " + why);
   for (Feature f : set_->features) {
-    if (is_move_feature(f))
-      throw std::invalid_argument("td: feature set '" + set_name + "' has the move feature '" +
-                                  std::string(feature_name(f)) + "', not an afterstate feature");
     const FeatureSource s = feature_source(f);
     groups_ |= s.group;
     for (int i = 0; i < feature_width(f, g.width); ++i) rows_.push_back(s.slot + i);
@@ -21,10 +28,7 @@ LinearModel::LinearModel(const std::string& set_name, Geometry g, FeatureKernel 
 }
 
 void LinearModel::prepare(CandidateBlock& block) const {
-  if (!groups_) return;
-  const int lanes = (block.count + lanes_ - 1) / lanes_ * lanes_;  // <= block.lanes
-  const BoardBlock view{block.cols.data(), kBlockCapacity, lanes, geometry_.width, geometry_.height};
-  kernel_(view, groups_, block.values.data());
+  compute_features(block, kernel_, lanes_, groups_, geometry_);
 }
 
 void LinearModel::active(const CandidateBlock& block, int k, Active& out) const {
@@ -89,7 +93,7 @@ void NTupleModel::values(const CandidateBlock& block, const std::vector<double>&
     if (block.terminal[k]) continue;
     network_.indices(block.board(k), idx);
     double v = 0.0;  // the order of Active::dot
-    for (int t = 0; t < network_.tuple_count(); ++t) v += w[idx[t]] * 1.0;
+    for (int t = 0; t < network_.tuple_count(); ++t) v += w[idx[t]];
     out[k] = v;
   }
 }

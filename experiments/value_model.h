@@ -47,6 +47,10 @@ class ValueModel {
   virtual std::string name() const = 0;  // "td44", "bertsekas" or "ntuple-v1"
 };
 
+// The named set, if it has only board features (and `constant`); else std::invalid_argument
+// naming the unknown set or its first move feature.
+const FeatureSet& afterstate_set(const std::string& name);
+
 // Reads a feature set's values from the kernel slots of a CandidateBlock.
 class LinearModel final : public ValueModel {
  public:
