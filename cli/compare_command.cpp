@@ -1,6 +1,15 @@
 #include "compare_command.h"
 
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -9,10 +18,11 @@
 #include <mutex>
 #include <sstream>
 
-#include "atomic_file.h"
+#include "file_io.h"
 #include "compare_report.h"
 #include "compare_run.h"
 #include "info_command.h"
+#include "json_fields.h"
 #include "parallel_play.h"
 #include "play_command.h"
 #include "progress.h"
@@ -33,58 +43,130 @@ std::string utc_now(const char* format) {
   return buf;
 }
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UsageError("cannot read config '" + path + "'");
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+constexpr std::size_t kMaxConfigBytes = std::size_t{1} << 20;
+constexpr const char* kLockName = ".tetrisbench.lock";
 
-json metadata(const std::string& kernel, int threads) {
+// The experiment as parsed is kept in metadata.json, so that a config.toml edited between a
+// crash and the resume is found (comments and layout may change; values may not).
+json metadata(const std::string& kernel, int threads, const opt::ExperimentConfig& c) {
   return {{"git", kGitCommit},      {"version", kVersion},  {"compiler", kCompiler},
           {"build_type", kBuildType}, {"flags", kCxxFlags}, {"cpu", cpu_model()},
           {"kernel", kernel},       {"threads", thread_count(threads)},
-          {"date", utc_now("%Y-%m-%dT%H:%M:%SZ")}};
+          {"date", utc_now("%Y-%m-%dT%H:%M:%SZ")}, {"experiment", opt::to_json(c)}};
 }
 
-// Sets up a new results folder, or refuses to touch an existing one.
-std::string new_folder(const CompareOptions& o, const opt::ExperimentConfig& c, const std::string& text) {
+// Holds the results folder for this process: an exclusive flock on a lock file inside it.
+// Two runs given the same folder cannot both hold it; the kernel drops it when the process
+// ends, however it ends, so a kill -9 never leaves a stale lock.
+class FolderClaim {
+ public:
+  explicit FolderClaim(const std::string& dir) {
+    const std::string path = dir + "/" + kLockName;
+    fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+    if (fd_ < 0) throw UsageError("cannot lock results folder '" + dir + "': " + std::strerror(errno));
+    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0)
+      throw UsageError("results folder '" + dir + "' is in use by another tetrisbench compare");
+  }
+  ~FolderClaim() { ::close(fd_); }
+  FolderClaim(const FolderClaim&) = delete;
+  FolderClaim& operator=(const FolderClaim&) = delete;
+
+ private:
+  int fd_ = -1;
+};
+
+bool only_lock_inside(const std::string& dir) {
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().filename() != kLockName) return false;
+  return true;
+}
+
+// Claims a new results folder: made (or found empty), then locked, then checked empty again
+// under the lock, so of two runs started together exactly one proceeds.  A failure to write
+// config.toml (a full disk) removes what this run made.
+std::string new_folder(const CompareOptions& o, const opt::ExperimentConfig& c, const std::string& text,
+                       std::unique_ptr<FolderClaim>& claim) {
   const std::string dir = !o.out.empty() ? o.out : "results/" + c.name + "/" + utc_now("%Y%m%d-%H%M%S");
+  const auto taken = [&] {
+    return UsageError("results folder '" + dir + "' already exists and is not empty (use --resume " + dir +
+                      " to continue it, or choose another --out)");
+  };
+  struct stat st {};
+  const bool existed = ::lstat(dir.c_str(), &st) == 0;
+  if (existed && !S_ISDIR(st.st_mode)) throw UsageError("--out '" + dir + "' exists and is not a directory");
   std::error_code ec;
-  if (fs::exists(dir) && !fs::is_empty(dir, ec))
-    throw UsageError("results folder '" + dir + "' already exists and is not empty (use --resume " + dir +
-                     " to continue it, or choose another --out)");
-  fs::create_directories(dir, ec);
-  if (ec) throw UsageError("cannot create results folder '" + dir + "': " + ec.message());
-  write_file_atomically(dir + "/config.toml", text);
+  if (!existed) {
+    if (fs::path(dir).has_parent_path()) fs::create_directories(fs::path(dir).parent_path(), ec);
+    if (ec || (::mkdir(dir.c_str(), 0777) != 0 && errno != EEXIST))
+      throw UsageError("cannot create results folder '" + dir + "': " + (ec ? ec.message() : std::strerror(errno)));
+  }
+  claim = std::make_unique<FolderClaim>(dir);
+  if (!only_lock_inside(dir)) throw taken();
+  try {
+    write_file_atomically(dir + "/config.toml", text);
+  } catch (...) {
+    claim.reset();
+    fs::remove(dir + "/" + kLockName, ec);
+    if (!existed) fs::remove(dir, ec);
+    throw;
+  }
   return dir;
+}
+
+// The folder of an earlier run: locked, cleared of temporary files a kill -9 left, and
+// checked against the config it started with.
+opt::ExperimentConfig resume_folder(const std::string& dir, std::unique_ptr<FolderClaim>& claim) {
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+    throw UsageError("--resume '" + dir + "' is not a results folder");
+  if (!path_exists(dir + "/config.toml")) throw UsageError("'" + dir + "' holds no config.toml to resume");
+  claim = std::make_unique<FolderClaim>(dir);
+  if (const int n = remove_stale_temporaries(dir); n > 0)
+    std::fprintf(stderr, "compare: removed %d temporary file(s) left by an interrupted run\n", n);
+  opt::ExperimentConfig c = opt::load_experiment(dir + "/config.toml");
+  if (path_exists(dir + "/metadata.json")) {
+    const json meta = opt::read_json_file(dir + "/metadata.json", "run metadata");
+    if (meta.contains("experiment") && meta["experiment"] != opt::to_json(c))
+      throw UsageError("'" + dir + "/config.toml' was changed after the run started; restore it to resume");
+  }
+  return c;
+}
+
+// Runs scripts/report.py on the folder with an argument vector (no shell).  Returns its
+// exit status, or -1 if it could not be started or was killed.
+int run_report_script(const std::string& dir) {
+  const std::string script = std::string(kSourceDir) + "/scripts/report.py";
+  std::vector<std::string> args = {"/usr/bin/python3", script, dir};
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  if (posix_spawn(&pid, argv[0], nullptr, nullptr, argv.data(), environ) != 0) return -1;
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) return -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 }  // namespace
 
 int run_compare(const CompareOptions& o) {
-  if (o.threads < 0) throw UsageError("--threads must be >= 0 (0 = all cores)");
   if (o.resume.empty() == o.config.empty())
     throw UsageError("give either CONFIG.toml or --resume DIR");
   const KernelVariant& kernel = choose_kernel(o.kernel);
   opt::ExperimentConfig c;
   std::string dir;
-  try {
-    if (!o.resume.empty()) {
-      dir = o.resume;
-      if (!fs::exists(dir + "/config.toml")) throw UsageError("'" + dir + "' holds no config.toml to resume");
-      c = opt::load_experiment(dir + "/config.toml");
-    } else {
-      const std::string text = read_text(o.config);
-      c = opt::parse_experiment(text, o.config);
-      dir = new_folder(o, c, text);
-    }
-  } catch (const opt::ConfigError& e) {
-    throw UsageError(e.what());
+  std::unique_ptr<FolderClaim> claim;  // held until the report is written
+  if (!o.resume.empty()) {
+    dir = o.resume;
+    c = resume_folder(dir, claim);
+  } else {
+    const std::string text = read_input_file(o.config, "config", kMaxConfigBytes);
+    c = opt::parse_experiment(text, o.config);
+    dir = new_folder(o, c, text, claim);
   }
-  if (!fs::exists(dir + "/metadata.json"))
-    write_file_atomically(dir + "/metadata.json", metadata(std::string(kernel.name), o.threads).dump(2));
+  if (!path_exists(dir + "/metadata.json"))
+    write_file_atomically(dir + "/metadata.json", metadata(std::string(kernel.name), o.threads, c).dump(2));
   std::fprintf(stderr, "compare: %s -> %s\n", c.name.c_str(), dir.c_str());
 
   const int total = static_cast<int>(c.optimizers.size()) * c.runs;
@@ -121,13 +203,15 @@ int run_compare(const CompareOptions& o) {
       results.push_back(std::move(result));
     }
 
-  const json report = opt::build_report(c, results, json::parse(read_text(dir + "/metadata.json")));
+  const json report = opt::build_report(c, results, opt::read_json_file(dir + "/metadata.json", "run metadata"));
   write_file_atomically(dir + "/report.json", report.dump(2));
   std::fprintf(stderr, "compare: wrote %s/report.json\n", dir.c_str());
   if (!o.plots) return 0;
-  const std::string cmd = "/usr/bin/python3 '" + std::string(kSourceDir) + "/scripts/report.py' '" + dir + "'";
-  if (std::system(cmd.c_str()) != 0) {
-    std::fprintf(stderr, "compare: scripts/report.py failed; report.json is complete (rerun: %s)\n", cmd.c_str());
+  if (const int status = run_report_script(dir); status != 0) {
+    std::fprintf(stderr,
+                 "tetrisbench: error: scripts/report.py failed (%s); report.json is complete "
+                 "(rerun: /usr/bin/python3 scripts/report.py DIR)\n",
+                 status < 0 ? "could not run it" : ("exit " + std::to_string(status)).c_str());
     return 1;
   }
   std::printf("%s/report.md\n", dir.c_str());

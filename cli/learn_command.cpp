@@ -5,7 +5,7 @@
 #include <mutex>
 #include <sstream>
 
-#include "atomic_file.h"
+#include "file_io.h"
 #include "parallel_play.h"
 #include "play_command.h"  // UsageError, play_rules, choose_kernel
 #include "progress.h"
@@ -57,19 +57,14 @@ std::string period_csv(const Json& records) {
 
 int run_learn(const LearnOptions& o) {
   if (o.out.empty()) throw UsageError("--out WEIGHTS is required (the learned weights file)");
-  if (o.pieces < 1) throw UsageError("--pieces must be a positive budget");
-  if (o.record_every < 0) throw UsageError("--record-every must be >= 0");
-  if (o.eval_games < 0 || o.eval_max_pieces < 0) throw UsageError("--eval-games and --eval-max-pieces must be >= 0");
-  if (o.threads < 0) throw UsageError("--threads must be >= 0 (0 = all cores)");
+  // Numbers are range-checked by the flag parser (main.cpp).  Outputs are checked before
+  // training, not after it, and no two may name the same file.
   const td::TdConfig config = make_config(o);
   const KernelVariant& kernel = choose_kernel(o.kernel);
-  try {
-    check_writable(o.out);  // fail before training, not after it
-    if (!o.log.empty()) check_writable(o.log);
-    if (!o.checkpoint.empty()) check_writable(o.checkpoint);
-  } catch (const std::runtime_error& e) {
-    throw UsageError(e.what());
-  }
+  check_writable(o.out, "--out");
+  if (!o.log.empty()) check_writable(o.log, "--log");
+  if (!o.checkpoint.empty()) check_writable(o.checkpoint, "--checkpoint");
+  check_distinct({{"--out", o.out}, {"--log", o.log}, {"--checkpoint", o.checkpoint}});
 
   td::TdRunSpec spec;
   spec.config = config;

@@ -8,13 +8,18 @@
 #include "bench_command.h"
 #include "compare_command.h"
 #include "info_command.h"
+#include "input_error.h"
+#include "input_limits.h"
 #include "learn_command.h"
+#include "number_option.h"
 #include "optimize_command.h"
 #include "play_command.h"
 #include "replay_command.h"
 #include "version.h"
 
 namespace {
+
+namespace L = tb::limits;
 
 void add_play(CLI::App& app, tb::PlayOptions& o) {
   CLI::App* play = app.add_subcommand("play", "Play games of one policy and report lines per game");
@@ -30,20 +35,20 @@ void add_play(CLI::App& app, tb::PlayOptions& o) {
                    "--lookahead 0|1 (docs/rules.md)")
       ->capture_default_str();
   play->add_option("--board", o.board, "Board size WxH, W in 4..16, H in 4..28 (research default 10x10)");
-  play->add_option("--games", o.games, "Number of games (>= 1)")->capture_default_str();
-  play->add_option("--first-game", o.first_game,
-                   "Index of the first game; game g always gets the pieces of (seed, g)")
-      ->capture_default_str();
-  play->add_option("--seed", o.seed, "Run seed")->capture_default_str();
+  tb::add_number<std::int64_t>(play, "--games", o.games, 1, L::kMaxGames, "Number of games");
+  tb::add_number<std::int64_t>(play, "--first-game", o.first_game, 0, L::kMaxGameIndex,
+                               "Index of the first game; game g always gets the pieces of (seed, g)");
+  tb::add_number<std::uint64_t>(play, "--seed", o.seed, 0, tb::kUint64Max, "Run seed");
   play->add_option("--generator", o.generator, "Piece generator: uniform or bag7 (default: the rule set's)");
   play->add_option("--overflow", o.overflow, "Game-over rule of research: strict (default) or clear-first");
-  play->add_option("--lookahead", o.lookahead,
-                   "0: greedy; 1: 2-ply with the next piece known (default: the rule set's; lee fixes 1)");
-  play->add_option("--max-pieces", o.max_pieces, "Cap on pieces per game, 0 = none; capped games are reported")
-      ->capture_default_str();
-  play->add_option("--threads", o.threads, "Games in parallel, 0 = all cores; results do not depend on it")
-      ->capture_default_str();
-  play->add_option("--tie-noise", o.tie_noise, "Seeded tie-break noise amplitude, 0 = off")->capture_default_str();
+  tb::add_number(play, "--lookahead", o.lookahead, 0, 1,
+                 "0: greedy; 1: 2-ply with the next piece known (default: the rule set's; lee fixes 1)")
+      ->default_str("");
+  tb::add_number<std::int64_t>(play, "--max-pieces", o.max_pieces, 0, L::kMaxPieces,
+                               "Cap on pieces per game, 0 = none; capped games are reported");
+  tb::add_number(play, "--threads", o.threads, 0, L::kMaxThreads,
+                 "Games in parallel, 0 = all cores; results do not depend on it");
+  tb::add_number(play, "--tie-noise", o.tie_noise, 0.0, 1e6, "Seeded tie-break noise amplitude, 0 = off");
   play->add_option("--format", o.format, "Output: table, json or csv (per-game rows)")->capture_default_str();
   play->add_option("--kernel", o.kernel,
                    "Feature kernel: reference, scalar, sse4.2, avx2 or avx512 (default: the best "
@@ -51,7 +56,9 @@ void add_play(CLI::App& app, tb::PlayOptions& o) {
   play->add_option("--out", o.out, "Write the report to this file (atomically) instead of stdout");
   play->add_flag("--show", o.show,
                  "Print the final board of a game as text (on stderr unless --format table)");
-  play->add_option("--show-game", o.show_game, "Which game --show prints and --record records (index within the run)");
+  tb::add_number<std::int64_t>(play, "--show-game", o.show_game, 0, L::kMaxGames - 1,
+                               "Which game --show prints and --record records (index within the run; default 0)")
+      ->default_str("");
   play->add_option("--record", o.record,
                    "Write the replay of one game (--show-game, default the first) to this file; `replay` plays it");
 }
@@ -63,12 +70,12 @@ void add_replay(CLI::App& app, tb::ReplayOptions& o) {
   cmd->add_option("--frames", o.frames,
                   "Frames to show: all, none, last, N or A:B (frame k is the board after k moves)")
       ->capture_default_str();
-  cmd->add_option("--delay", o.delay_ms, "Milliseconds between text frames")->capture_default_str();
+  tb::add_number(cmd, "--delay", o.delay_ms, 0, 60'000, "Milliseconds between text frames");
   cmd->add_flag("!--no-text", o.text, "Do not print the text frames");
   cmd->add_option("--png", o.png_dir, "Write one PNG per frame into this folder (frame-NNNNN.png)");
   cmd->add_option("--gif", o.gif, "Write the frames as one looping animated GIF");
-  cmd->add_option("--gif-delay", o.gif_delay_cs, "Hundredths of a second per GIF frame")->capture_default_str();
-  cmd->add_option("--cell", o.cell_pixels, "Cell size in pixels for --png and --gif")->capture_default_str();
+  tb::add_number(cmd, "--gif-delay", o.gif_delay_cs, 1, 65'535, "Hundredths of a second per GIF frame");
+  tb::add_number(cmd, "--cell", o.cell_pixels, 2, 64, "Cell size in pixels for --png and --gif");
   cmd->add_flag("!--no-policy-check", o.policy_check,
                 "Do not check that the policy named in the file picks the recorded moves");
   cmd->add_option("--kernel", o.kernel, "Feature kernel of the policy check (as for play)");
@@ -81,13 +88,13 @@ void add_optimize(CLI::App& app, tb::OptimizeOptions& o) {
       ->capture_default_str();
   cmd->add_option("--objective", o.objective, "Objective: sphere, ellipsoid, rosenbrock or rastrigin")
       ->capture_default_str();
-  cmd->add_option("--dim", o.dim, "Dimension n")->capture_default_str();
-  cmd->add_option("--runs", o.runs, "Independent runs; run r uses the seed derived from (seed, r)")
-      ->capture_default_str();
-  cmd->add_option("--sigma0", o.sigma0, "Initial step size")->capture_default_str();
-  cmd->add_option("--target", o.target, "A run succeeds at its first value below this")->capture_default_str();
-  cmd->add_option("--max-evals", o.max_evals, "Evaluation budget of each run")->capture_default_str();
-  cmd->add_option("--seed", o.seed, "Protocol seed")->capture_default_str();
+  tb::add_number(cmd, "--dim", o.dim, 1, L::kMaxDimension, "Dimension n");
+  tb::add_number<std::int64_t>(cmd, "--runs", o.runs, 1, 1'000'000,
+                               "Independent runs; run r uses the seed derived from (seed, r)");
+  tb::add_number(cmd, "--sigma0", o.sigma0, 1e-300, 1e300, "Initial step size");
+  tb::add_number(cmd, "--target", o.target, -1e300, 1e300, "A run succeeds at its first value below this");
+  tb::add_number<std::int64_t>(cmd, "--max-evals", o.max_evals, 1, L::kMaxEvaluations, "Evaluation budget of each run");
+  tb::add_number<std::uint64_t>(cmd, "--seed", o.seed, 0, tb::kUint64Max, "Protocol seed");
   cmd->add_option("--options", o.options, "Optimizer options as a JSON object, e.g. '{\"lambda\": 20}'")
       ->capture_default_str();
   cmd->add_option("--format", o.format, "Output: table or json")->capture_default_str();
@@ -113,26 +120,37 @@ void add_learn(CLI::App& app, tb::LearnOptions& o, LearnFlags& f) {
   cmd->add_option("--board", o.board, "Board size WxH")->capture_default_str();
   cmd->add_option("--generator", o.generator, "Piece generator: uniform or bag7")->capture_default_str();
   cmd->add_option("--overflow", o.overflow, "Game-over rule: strict or clear-first")->capture_default_str();
-  cmd->add_option("--pieces", o.pieces, "Training budget in pieces placed")->capture_default_str();
-  cmd->add_option("--seed", o.seed, "Run seed: game g of training uses the pieces of (seed, g)")->capture_default_str();
+  tb::add_number<std::int64_t>(cmd, "--pieces", o.pieces, 1, L::kMaxPieces, "Training budget in pieces placed");
+  tb::add_number<std::uint64_t>(cmd, "--seed", o.seed, 0, tb::kUint64Max,
+                                "Run seed: game g of training uses the pieces of (seed, g)");
   cmd->add_option("--out", o.out, "Write the learned weights here (required)");
   cmd->add_option("--checkpoint", o.checkpoint, "Checkpoint file, written every record; resumes from it if it exists");
   cmd->add_option("--log", o.log, "Write the per-period training records (CSV) here");
-  cmd->add_option("--record-every", o.record_every, "Pieces per record and checkpoint, 0 = budget / 100")
-      ->capture_default_str();
-  cmd->add_option("--eval-games", o.eval_games, "Held-out games played with the result, 0 = none")->capture_default_str();
-  cmd->add_option("--eval-max-pieces", o.eval_max_pieces, "Cap per held-out game, 0 = none")->capture_default_str();
-  cmd->add_option("--threads", o.threads, "Threads, 0 = all cores; results do not depend on it")->capture_default_str();
+  tb::add_number<std::int64_t>(cmd, "--record-every", o.record_every, 0, L::kMaxPieces,
+                               "Pieces per record and checkpoint, 0 = budget / 100");
+  tb::add_number<std::int64_t>(cmd, "--eval-games", o.eval_games, 0, L::kMaxGames,
+                               "Held-out games played with the result, 0 = none");
+  tb::add_number<std::int64_t>(cmd, "--eval-max-pieces", o.eval_max_pieces, 0, L::kMaxPieces,
+                               "Cap per held-out game, 0 = none");
+  tb::add_number(cmd, "--threads", o.threads, 0, L::kMaxThreads, "Threads, 0 = all cores; results do not depend on it");
   cmd->add_option("--kernel", o.kernel, "Feature kernel (as for play); results do not depend on it");
-  f.given = {{cmd->add_option("--alpha", f.alpha, "Step size (default 0.01, normalized; ntuple 0.02)"), "alpha"},
-             {cmd->add_option("--gamma", f.gamma, "Discount (default 0.9; ntuple 0.99)"), "gamma"},
-             {cmd->add_option("--lambda", f.lambda, "Trace decay of tdlambda and ntuple (default 0.7)"), "lambda"},
-             {cmd->add_option("--epsilon", f.epsilon, "Exploration probability (default 0; ntuple 0.01)"), "epsilon"},
-             {cmd->add_option("--games-per-step", f.games_per_step, "Games advanced in parallel per update (default 8)"),
+  // The defaults shown are the learners' (docs/td.md); "" because the flag's own is unset.
+  f.given = {{tb::add_number(cmd, "--alpha", f.alpha, 0.0, 1e6, "Step size (default 0.01, normalized; ntuple 0.02)")
+                  ->default_str(""), "alpha"},
+             {tb::add_number(cmd, "--gamma", f.gamma, 0.0, 1.0, "Discount (default 0.9; ntuple 0.99)")->default_str(""),
+              "gamma"},
+             {tb::add_number(cmd, "--lambda", f.lambda, 0.0, 1.0, "Trace decay of tdlambda and ntuple (default 0.7)")
+                  ->default_str(""), "lambda"},
+             {tb::add_number(cmd, "--epsilon", f.epsilon, 0.0, 1.0, "Exploration probability (default 0; ntuple 0.01)")
+                  ->default_str(""), "epsilon"},
+             {tb::add_number(cmd, "--games-per-step", f.games_per_step, 1, static_cast<int>(L::kMaxTdStepSize),
+                             "Games advanced in parallel per update (default 8)")->default_str(""),
               "games_per_step"},
-             {cmd->add_option("--pieces-per-step", f.pieces_per_step, "Pieces per game per update (default 16)"),
+             {tb::add_number(cmd, "--pieces-per-step", f.pieces_per_step, 1, static_cast<int>(L::kMaxTdStepSize),
+                             "Pieces per game per update (default 16)")->default_str(""),
               "pieces_per_step"},
-             {cmd->add_option("--max-game-pieces", f.max_game_pieces, "Cap per training game, 0 = none (default)"),
+             {tb::add_number<std::int64_t>(cmd, "--max-game-pieces", f.max_game_pieces, 0, L::kMaxPieces,
+                                           "Cap per training game, 0 = none (default)")->default_str(""),
               "max_pieces_per_game"},
              {cmd->add_option("--normalized", f.normalized, "Step alpha / |phi|^2 (true/false; default true)"),
               "normalized"}};
@@ -163,15 +181,15 @@ int main(int argc, char** argv) {
   CLI::App* bench_cmd = app.add_subcommand(
       "bench", "Play the fixed workload; print pieces per second and the behaviour signature");
   bench_cmd->add_option("--kernel", bench.kernel, "Feature kernel (as for play)");
-  bench_cmd->add_option("--threads", bench.threads, "Games in parallel, 0 = all cores")->capture_default_str();
+  tb::add_number(bench_cmd, "--threads", bench.threads, 0, L::kMaxThreads, "Games in parallel, 0 = all cores");
   tb::CompareOptions compare;
   CLI::App* compare_cmd = app.add_subcommand(
       "compare", "Compare optimizers on an experiment config; writes a results folder with report.md");
   compare_cmd->add_option("config", compare.config, "Experiment config (TOML; docs/experiments.md)");
   compare_cmd->add_option("--out", compare.out, "Results folder (default results/<name>/<UTC time>)");
   compare_cmd->add_option("--resume", compare.resume, "Continue the experiment in this results folder");
-  compare_cmd->add_option("--threads", compare.threads, "Games in parallel, 0 = all cores; results do not depend on it")
-      ->capture_default_str();
+  tb::add_number(compare_cmd, "--threads", compare.threads, 0, L::kMaxThreads,
+                 "Games in parallel, 0 = all cores; results do not depend on it");
   compare_cmd->add_option("--kernel", compare.kernel, "Feature kernel (as for play)");
   compare_cmd->add_flag("!--no-plots", compare.plots, "Skip scripts/report.py (report.json only)");
   tb::InfoOptions info;
@@ -208,13 +226,7 @@ int main(int argc, char** argv) {
       if (!learn.preset.empty() && !app.get_subcommand("learn")->get_option("--learner")->count()) learn.learner = "td0";
       return tb::run_learn(learn);
     }
-  } catch (const tb::UsageError& e) {
-    std::fprintf(stderr, "tetrisbench: error: %s\n", e.what());
-    return 2;
-  } catch (const tb::PolicyError& e) {
-    std::fprintf(stderr, "tetrisbench: error: %s\n", e.what());
-    return 2;
-  } catch (const tb::ReplayError& e) {
+  } catch (const tb::InputError& e) {  // bad input of any kind (input_error.h)
     std::fprintf(stderr, "tetrisbench: error: %s\n", e.what());
     return 2;
   } catch (const std::exception& e) {

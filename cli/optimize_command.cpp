@@ -10,7 +10,7 @@
 
 #include "objectives.h"
 #include "optimizer.h"
-#include "atomic_file.h"
+#include "file_io.h"
 #include "play_command.h"  // UsageError
 #include "progress.h"
 #include "stats.h"
@@ -35,18 +35,10 @@ struct OptimizeSummary {
 };
 
 void validate(const OptimizeOptions& o) {
-  if (o.dim < 1 || o.dim > 1000) throw UsageError("--dim must be in 1..1000, not " + std::to_string(o.dim));
-  if (o.runs < 1 || o.runs > 1'000'000) throw UsageError("--runs must be in 1..1000000");
-  if (!(o.sigma0 > 0) || !std::isfinite(o.sigma0)) throw UsageError("--sigma0 must be positive and finite");
-  if (!std::isfinite(o.target)) throw UsageError("--target must be a finite number");
-  if (o.max_evals < 1) throw UsageError("--max-evals must be >= 1");
+  // The numbers are range-checked by the flag parser (main.cpp).
   if (o.format != "table" && o.format != "json")
     throw UsageError("unknown format '" + o.format + "' (table or json)");
-  try {
-    if (!o.out.empty()) check_writable(o.out);  // fail before the runs, not after them
-  } catch (const std::runtime_error& e) {
-    throw UsageError(e.what());
-  }
+  if (!o.out.empty()) check_writable(o.out, "--out");  // fail before the runs, not after them
 }
 
 opt::Json parse_options(const std::string& text) {

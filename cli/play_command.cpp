@@ -5,7 +5,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "atomic_file.h"
+#include "file_io.h"
 #include "parallel_play.h"
 #include "progress.h"
 #include "replay_command.h"
@@ -40,12 +40,10 @@ void validate(const PlayOptions& o) {
   if (o.show_game >= o.games) throw UsageError("--show-game must be below --games");
   if (!o.record.empty() && o.tie_noise > 0)
     throw UsageError("--record cannot be used with --tie-noise (a replay does not hold the noise)");
-  try {
-    if (!o.out.empty()) check_writable(o.out);  // fail before the run, not after it
-    if (!o.record.empty()) check_writable(o.record);
-  } catch (const std::runtime_error& e) {
-    throw UsageError(e.what());
-  }
+  // Outputs are checked before the run, not after it, and none may overwrite an input.
+  if (!o.out.empty()) check_writable(o.out, "--out");
+  if (!o.record.empty()) check_writable(o.record, "--record");
+  check_distinct({{"--policy", o.policy}, {"--out", o.out}, {"--record", o.record}});
 }
 
 std::string progress_text(const PlayProgress& p, std::int64_t games,
@@ -60,6 +58,14 @@ std::string progress_text(const PlayProgress& p, std::int64_t games,
 }
 
 }  // namespace
+
+void check_distinct(std::initializer_list<std::pair<std::string_view, std::string>> paths) {
+  for (auto a = paths.begin(); a != paths.end(); ++a)
+    for (auto b = a + 1; b != paths.end(); ++b)
+      if (!a->second.empty() && !b->second.empty() && same_file(a->second, b->second))
+        throw UsageError(std::string(a->first) + " and " + std::string(b->first) + " name the same file '" +
+                         b->second + "'");
+}
 
 Geometry parse_board(const std::string& text) {
   const std::optional<Geometry> g = parse_size(text);

@@ -2,11 +2,15 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
+#include <string_view>
+#include <utility>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "game.h"
+#include "input_error.h"
 #include "kernel_variants.h"
 #include "policy.h"
 #include "summary.h"
@@ -14,8 +18,8 @@
 namespace tb {
 
 // Bad input from the user: exit code 2 with this one-line message.
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+struct UsageError : InputError {
+  using InputError::InputError;
 };
 
 // --board, --generator, --overflow and --lookahead left empty (-1) take the rule set's value;
@@ -57,6 +61,9 @@ struct PlayRun {
 // Throws UsageError (bad options) or PolicyError (bad policy); returns the exit code.
 int run_play(const PlayOptions& options);
 
+// Throws UsageError if two of the non-empty paths name the same file (an output must never
+// overwrite an input or another output).
+void check_distinct(std::initializer_list<std::pair<std::string_view, std::string>> paths);
 Geometry parse_board(const std::string& text);  // "WxH"; throws UsageError
 // The rules the options select (see PlayOptions); throws UsageError.
 Rules play_rules(const PlayOptions& o);

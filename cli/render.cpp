@@ -7,7 +7,7 @@
 #include <cassert>
 #include <stdexcept>
 
-#include "atomic_file.h"
+#include "file_io.h"
 
 namespace tb {
 

@@ -8,7 +8,10 @@
 #include <sstream>
 #include <thread>
 
-#include "atomic_file.h"
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "file_io.h"
 #include "game.h"
 #include "render.h"
 #include "replay_check.h"
@@ -45,16 +48,6 @@ FrameRange parse_frames(const std::string& spec, std::int64_t moves) {
   return r;
 }
 
-std::string read_replay_file(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw UsageError("cannot read replay '" + path + "': it is a directory");
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw UsageError("cannot read replay '" + path + "'");
-  std::ostringstream text;
-  text << f.rdbuf();
-  return text.str();
-}
-
 // Frame k: the board after k moves, and the piece the next move places.
 std::string caption(const Replay& r, std::int64_t k, std::int64_t lines, Piece next) {
   std::string c = "move " + std::to_string(k) + "/" + std::to_string(r.moves.size()) + "  lines " +
@@ -83,28 +76,43 @@ std::unique_ptr<Searcher> policy_searcher(const Replay& r, const Rules& rules, c
 
 void write_pictures(const ReplayOptions& o, const std::vector<Frame>& frames, std::int64_t first_frame) {
   if (!o.png_dir.empty()) {
-    std::filesystem::create_directories(o.png_dir);
-    for (std::size_t i = 0; i < frames.size(); ++i) {
-      char name[32];
-      std::snprintf(name, sizeof name, "frame-%05lld.png", static_cast<long long>(first_frame + static_cast<std::int64_t>(i)));
-      write_png((std::filesystem::path(o.png_dir) / name).string(), frames[i], o.cell_pixels);
+    // All frames or none: on a failure (a full disk) the frames written so far, and the
+    // folder if this run made it, are removed before the error is reported.
+    namespace fs = std::filesystem;
+    const bool made = fs::create_directory(o.png_dir);
+    std::vector<std::string> written;
+    try {
+      for (std::size_t i = 0; i < frames.size(); ++i) {
+        char name[32];
+        std::snprintf(name, sizeof name, "frame-%05lld.png", static_cast<long long>(first_frame + static_cast<std::int64_t>(i)));
+        written.push_back((fs::path(o.png_dir) / name).string());
+        write_png(written.back(), frames[i], o.cell_pixels);
+      }
+    } catch (...) {
+      std::error_code ec;
+      for (const std::string& f : written) fs::remove(f, ec);
+      if (made) fs::remove(o.png_dir, ec);
+      throw;
     }
   }
   if (!o.gif.empty() && !frames.empty()) write_gif(o.gif, frames, o.cell_pixels, o.gif_delay_cs);
 }
 
 void check_options(const ReplayOptions& o) {
-  if (o.delay_ms < 0) throw UsageError("--delay must be >= 0 milliseconds");
-  if (o.gif_delay_cs < 1 || o.gif_delay_cs > 65535) throw UsageError("--gif-delay must be 1..65535 hundredths of a second");
-  if (o.cell_pixels < 2 || o.cell_pixels > 64) throw UsageError("--cell must be 2..64 pixels");
-  try {
-    if (!o.gif.empty()) check_writable(o.gif);
-  } catch (const std::runtime_error& e) {
-    throw UsageError(e.what());
+  // The numbers are range-checked by the flag parser (main.cpp); outputs are checked here,
+  // before any work, and must not overwrite the replay itself.
+  if (!o.gif.empty()) check_writable(o.gif, "--gif");
+  check_distinct({{"replay", o.file}, {"--gif", o.gif}});
+  if (!o.png_dir.empty()) {
+    namespace fs = std::filesystem;
+    struct stat st {};
+    if (::lstat(o.png_dir.c_str(), &st) == 0) {
+      if (!S_ISDIR(st.st_mode)) throw UsageError("--png '" + o.png_dir + "' is not a directory");
+      if (::access(o.png_dir.c_str(), W_OK) != 0) throw UsageError("--png folder '" + o.png_dir + "' is not writable");
+    } else {
+      check_writable(o.png_dir, "--png");  // a new folder: its parent must exist and be writable
+    }
   }
-  std::error_code ec;
-  if (!o.png_dir.empty() && std::filesystem::exists(o.png_dir, ec) && !std::filesystem::is_directory(o.png_dir, ec))
-    throw UsageError("--png '" + o.png_dir + "' is not a directory");
 }
 
 }  // namespace
@@ -140,7 +148,7 @@ Replay record_game(const PlayRun& run, std::int64_t index, const std::string& po
 
 int run_replay(const ReplayOptions& o) {
   check_options(o);
-  const Replay r = parse_replay(read_replay_file(o.file), o.file);
+  const Replay r = parse_replay(read_input_file(o.file, "replay", kMaxReplayBytes), o.file);
   const Rules rules = replay_rules(r);
   const FrameRange range = parse_frames(o.frames, static_cast<std::int64_t>(r.moves.size()));
   const bool pictures = (o.text || !o.png_dir.empty() || !o.gif.empty()) && range.last >= range.first;

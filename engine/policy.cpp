@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "file_io.h"
 #include "ntuple_file.h"
 #include "policy_lines.h"
 #include "text_lines.h"
@@ -116,22 +117,17 @@ Policy load_policy(std::string_view name_or_path) {
       return parse_policy(kBuiltinPolicies[i].text, kBuiltinPolicies[i].name);
   const std::string path(name_or_path);
   const bool looks_like_path = path.find('/') != std::string::npos || path.find('.') != std::string::npos;
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw PolicyError("cannot read policy file '" + path + "': it is a directory");
-  std::ifstream f(path, std::ios::binary);
-  if (!f) {
-    if (!looks_like_path) {
-      std::string known;
-      for (auto n : builtin_policy_names()) known += (known.empty() ? "" : ", ") + std::string(n);
-      throw PolicyError("unknown policy '" + path + "' (built-in: " + known + "; or give a file path)");
-    }
-    throw PolicyError("cannot read policy file '" + path + "': " + std::strerror(errno));
+  if (!looks_like_path && !path_exists(path)) {
+    std::string known;
+    for (auto n : builtin_policy_names()) known += (known.empty() ? "" : ", ") + std::string(n);
+    throw PolicyError("unknown policy '" + path + "' (built-in: " + known + "; or give a file path)");
   }
-  std::ostringstream text;
-  text << f.rdbuf();
-  if (f.bad()) throw PolicyError("cannot read policy file '" + path + "'");
-  const std::string body = text.str();
+  std::string body;
+  try {
+    body = read_input_file(path, "policy file", kMaxPolicyBytes);
+  } catch (const InputError& e) {
+    throw PolicyError(e.what());
+  }
   // The first key decides the format (comments and blank lines may come first).
   std::istringstream lines(body);
   for (std::string raw; std::getline(lines, raw);) {

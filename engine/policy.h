@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "feature_set.h"
+#include "input_error.h"
 #include "ntuple.h"
 
 namespace tb {
@@ -36,9 +37,12 @@ struct Policy {
   std::string source;
 };
 
+// A policy or n-tuple file is read up to this size (an n-tuple file on 16x28 is a few MB).
+inline constexpr std::size_t kMaxPolicyBytes = std::size_t{64} << 20;
+
 // Bad input: a one-line message naming the problem.
-struct PolicyError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+struct PolicyError : InputError {
+  using InputError::InputError;
 };
 
 // `origin` names the file in messages.  Throws PolicyError.

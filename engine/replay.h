@@ -10,15 +10,19 @@
 #include <vector>
 
 #include "board.h"
+#include "input_error.h"
 #include "placement.h"
 
 namespace tb {
 
-struct ReplayError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+// A replay file that does not parse: bad input (exit 2).
+struct ReplayError : InputError {
+  using InputError::InputError;
 };
 
 inline constexpr int kReplayVersion = 1;
+// A replay file is read up to this size (a million moves with input strings is about 30 MB).
+inline constexpr std::size_t kMaxReplayBytes = std::size_t{64} << 20;
 
 struct ReplayMove {
   Placement placement;

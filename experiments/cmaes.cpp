@@ -6,6 +6,8 @@
 #include <cmath>
 #include <limits>
 
+#include "input_limits.h"
+
 namespace tb::opt {
 namespace {
 
@@ -235,18 +237,21 @@ void Cmaes::restore(const Json& j) {
   try {
     pop::check_state(name(), j, n);
     State s;
-    s.lambda = j.at("lambda").get<int>();
-    if (s.lambda < 2) throw OptimizerError("cmaes: bad state: lambda must be at least 2");
-    s.restarts = j.at("restarts").get<int>();
+    const std::int64_t lambda = pop::count_from_json(j, "lambda");
+    if (lambda < 2 || lambda > limits::kMaxPopulation)
+      throw OptimizerError("cmaes: bad state: lambda must be in [2, " + std::to_string(limits::kMaxPopulation) + "]");
+    s.lambda = static_cast<int>(lambda);
+    s.restarts = static_cast<int>(std::min<std::int64_t>(pop::count_from_json(j, "restarts"), 1 << 30));
     s.mean = sized(pop::vector_from_json(j.at("mean")), n, "mean");
     s.sigma = j.at("sigma").get<double>();
+    if (!(s.sigma > 0) || !std::isfinite(s.sigma)) throw OptimizerError("cmaes: bad state: sigma must be positive and finite");
     s.C = square(pop::matrix_from_json(j.at("C"), n), n, "C");
     s.B = square(pop::matrix_from_json(j.at("B"), n), n, "B");
     s.D = sized(pop::vector_from_json(j.at("D")), n, "D");
     s.p_sigma = sized(pop::vector_from_json(j.at("p_sigma")), n, "p_sigma");
     s.p_c = sized(pop::vector_from_json(j.at("p_c")), n, "p_c");
-    s.generation = j.at("generation").get<std::int64_t>();
-    s.eigen_evaluations = j.at("eigen_evaluations").get<std::int64_t>();
+    s.generation = pop::count_from_json(j, "generation");
+    s.eigen_evaluations = pop::count_from_json(j, "eigen_evaluations");
     for (const Json& v : j.at("history")) s.history.push_back(pop::number_from_json(v));
     s.record.restore(j);
     s.random.restore(j.at("random"));

@@ -103,12 +103,13 @@ void CrossEntropy::restore(const Json& state) {
     Vector variance = pop::vector_from_json(state.at("variance"));
     if (mean.size() != setup_.dim || variance.size() != setup_.dim)
       throw OptimizerError("ce: bad state: mean or variance has the wrong dimension");
+    if ((variance.array() < 0.0).any()) throw OptimizerError("ce: bad state: a variance is negative");
     Matrix pending = pop::matrix_from_json(state.at("pending"), setup_.dim);
     pop::Record record;
     record.restore(state);
     Random rng = rng_;
     rng.restore(state.at("random"));
-    generation_ = state.at("generation").get<std::int64_t>();
+    generation_ = pop::count_from_json(state, "generation");
     mean_ = std::move(mean);
     variance_ = std::move(variance);
     pending_ = std::move(pending);

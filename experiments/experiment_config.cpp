@@ -1,17 +1,24 @@
 #include "experiment_config.h"
 
-#include <fstream>
-#include <regex>
+#include <algorithm>
+#include <cctype>
+#include <cmath>
 #include <set>
 #include <sstream>
 #include <toml++/toml.h>
 
+#include "checked_number.h"
 #include "feature_set.h"
+#include "file_io.h"
+#include "input_limits.h"
 #include "optimizer.h"
 #include "td_training.h"
 
 namespace tb::opt {
 namespace {
+
+constexpr int kMaxFitnessGames = 100'000;
+constexpr std::size_t kMaxConfigBytes = std::size_t{1} << 20;
 
 // Reads keys of one table, rejecting keys it does not know.
 class Table {
@@ -20,24 +27,31 @@ class Table {
       : t_(t), where_(std::move(where)), origin_(origin) {}
 
   [[noreturn]] void fail(const std::string& key, const std::string& what) const {
-    throw ConfigError(origin_ + ": " + where_ + (key.empty() ? "" : "." + key) + ": " + what);
+    throw ConfigError(origin_ + ": " + where_ + (key.empty() ? "" : "." + shown(key)) + ": " + what);
   }
-  template <class T>
-  T get(const std::string& key, T fallback) {
-    seen_.insert(key);
-    if (!t_) return fallback;
-    const toml::node* n = t_->get(key);
+  std::string text(const std::string& key, const std::string& fallback) {
+    const toml::node* n = raw(key);
     if (!n) return fallback;
-    if constexpr (std::is_same_v<T, std::string>) {
-      if (auto v = n->value<std::string>()) return *v;
-      fail(key, "expected a string");
-    } else if constexpr (std::is_same_v<T, double>) {
-      if (auto v = n->value<double>()) return *v;
-      fail(key, "expected a number");
-    } else {
-      if (auto v = n->value<std::int64_t>()) return static_cast<T>(*v);
-      fail(key, "expected an integer");
-    }
+    if (!n->is_string()) fail(key, "expected a string");
+    return std::string(n->as_string()->get());
+  }
+  // An integer in [lo, hi]: never wrapped, clamped or read from a float.
+  std::int64_t integer(const std::string& key, std::int64_t fallback, std::int64_t lo, std::int64_t hi) {
+    const toml::node* n = raw(key);
+    if (!n) return fallback;
+    if (!n->is_integer()) fail(key, "expected an integer in " + range_text(lo, hi));
+    const std::int64_t v = n->as_integer()->get();
+    if (v < lo || v > hi) fail(key, "must be an integer in " + range_text(lo, hi) + ", not " + std::to_string(v));
+    return v;
+  }
+  // A finite number in [lo, hi] (an integer is read as a number too).
+  double real(const std::string& key, double fallback, double lo, double hi) {
+    const toml::node* n = raw(key);
+    if (!n) return fallback;
+    if (!n->is_number()) fail(key, "expected a number in " + range_text(lo, hi));
+    const double v = n->value<double>().value_or(NAN);
+    if (!std::isfinite(v) || v < lo || v > hi) fail(key, "must be a finite number in " + range_text(lo, hi));
+    return v;
   }
   const toml::node* raw(const std::string& key) {
     seen_.insert(key);
@@ -55,6 +69,16 @@ class Table {
   const std::string& origin_;
   std::set<std::string> seen_;
 };
+
+// A name that becomes one folder: 1..64 of [A-Za-z0-9_.-], starting with a letter or digit,
+// so never "", ".", ".." or a hidden name.  No regex: its recursion overflows the stack on
+// long strings.
+bool is_safe_slug(const std::string& s) {
+  if (s.empty() || s.size() > limits::kMaxNameLength || !std::isalnum(static_cast<unsigned char>(s[0]))) return false;
+  return std::all_of(s.begin(), s.end(), [](char ch) {
+    return std::isalnum(static_cast<unsigned char>(ch)) || ch == '-' || ch == '_' || ch == '.';
+  });
+}
 
 Geometry parse_geometry(const std::string& text, Table& t, const std::string& key) {
   const std::optional<Geometry> g = parse_size(text);
@@ -82,42 +106,64 @@ nlohmann::json toml_to_json(const toml::node& n) {
 }
 
 void read_rules(Table t, ExperimentConfig& c) {
-  c.rules.geometry = parse_geometry(t.get<std::string>("board", "10x10"), t, "board");
-  const auto gen = t.get<std::string>("generator", "uniform");
+  c.rules.geometry = parse_geometry(t.text("board", "10x10"), t, "board");
+  const auto gen = t.text("generator", "uniform");
   if (gen == "uniform") c.rules.generator = Generator::uniform;
   else if (gen == "bag7") c.rules.generator = Generator::bag7;
   else t.fail("generator", "expected uniform or bag7");
-  const auto over = t.get<std::string>("overflow", "strict");
+  const auto over = t.text("overflow", "strict");
   if (over == "strict") c.rules.overflow = Overflow::strict;
   else if (over == "clear-first") c.rules.overflow = Overflow::clear_first;
   else t.fail("overflow", "expected strict or clear-first");
-  c.rules.lookahead = t.get<int>("lookahead", 0);
-  if (c.rules.lookahead != 0 && c.rules.lookahead != 1) t.fail("lookahead", "expected 0 or 1");
+  c.rules.lookahead = static_cast<int>(t.integer("lookahead", 0, 0, 1));
   t.reject_unknown();
+}
+
+// A black-box entry's optimizer is built here, at parse time, with the experiment's dimension,
+// so an unknown, mistyped, zero, NaN or infinite option is a config error before any run
+// starts; its first generation must fit in the game limit.
+void check_optimizer(const OptimizerSpec& s, const ExperimentConfig& c, Table& t) {
+  OptimizerSetup setup;
+  setup.dim = find_feature_set(s.features)->dimension(c.rules.geometry.width);
+  setup.x0 = Vector::Zero(setup.dim);
+  setup.sigma0 = s.sigma0;
+  setup.init_low = s.init_low;
+  setup.init_high = s.init_high;
+  setup.options = s.options;
+  std::int64_t lambda = 0;
+  try {
+    lambda = make_optimizer(s.optimizer, setup)->ask().cols();
+  } catch (const std::exception& e) {
+    t.fail("options", e.what());
+  }
+  if (lambda * c.fitness_games > limits::kMaxGames)
+    t.fail("options", "a generation of " + std::to_string(lambda) + " candidates x " +
+                          std::to_string(c.fitness_games) + " fitness games is more than the " +
+                          std::to_string(limits::kMaxGames) + "-game limit");
 }
 
 OptimizerSpec read_optimizer(Table t, const ExperimentConfig& c) {
   OptimizerSpec s;
-  s.optimizer = t.get<std::string>("optimizer", "");
+  s.optimizer = t.text("optimizer", "");
   if (s.optimizer.empty()) t.fail("optimizer", "missing");
   const bool td = td::is_td_learner(s.optimizer);
   bool known = td;
   for (auto n : optimizer_names()) known = known || n == s.optimizer;
-  if (!known) t.fail("optimizer", "unknown optimizer '" + s.optimizer + "' (or TD learner td0, tdlambda, ntuple)");
-  s.features = t.get<std::string>("features", td ? "td44" : c.features);
-  if (!find_feature_set(s.features)) t.fail("features", "unknown feature set '" + s.features + "'");
-  s.label = t.get<std::string>("label", s.optimizer);
-  if (!std::regex_match(s.label, std::regex("[A-Za-z0-9_.-]+")))
-    t.fail("label", "use letters, digits, '-', '_' or '.' (it names a folder)");
-  s.sigma0 = t.get<double>("sigma0", 1.0);
-  s.init_low = t.get<double>("init_low", -1.0);
-  s.init_high = t.get<double>("init_high", 1.0);
-  if (!(s.sigma0 > 0)) t.fail("sigma0", "must be > 0");
+  if (!known) t.fail("optimizer", "unknown optimizer '" + shown(s.optimizer) + "' (or TD learner td0, tdlambda, ntuple)");
+  s.features = t.text("features", td ? "td44" : c.features);
+  if (!find_feature_set(s.features)) t.fail("features", "unknown feature set '" + shown(s.features) + "'");
+  s.label = t.text("label", s.optimizer);
+  if (!is_safe_slug(s.label))
+    t.fail("label", "1 to 64 letters, digits, '-', '_' or '.', starting with a letter or digit (it names a folder)");
+  s.sigma0 = t.real("sigma0", 1.0, 1e-300, 1e300);
+  s.init_low = t.real("init_low", -1.0, -1e300, 1e300);
+  s.init_high = t.real("init_high", 1.0, -1e300, 1e300);
   if (!(s.init_low < s.init_high)) t.fail("init_low", "must be below init_high");
   if (const toml::node* o = t.raw("options")) {
     if (!o->is_table()) t.fail("options", "expected a table");
     s.options = toml_to_json(*o);
   }
+  if (!td) check_optimizer(s, c, t);
   if (td) {
     try {
       const td::TdConfig tc = td::make_td_config(s.optimizer, s.features, s.options, c.rules, 1);
@@ -125,7 +171,7 @@ OptimizerSpec read_optimizer(Table t, const ExperimentConfig& c) {
       if (c.budget_pieces < step)
         t.fail("optimizer", "a TD learner needs budget.pieces of at least one step (" + std::to_string(step) +
                                 " pieces); budget.games does not apply to it");
-    } catch (const std::invalid_argument& e) {
+    } catch (const std::exception& e) {  // unknown key, wrong type, out of range
       t.fail("options", e.what());
     }
     if (s.optimizer == "ntuple") {
@@ -150,43 +196,41 @@ ExperimentConfig parse_experiment(const std::string& text, const std::string& or
   }
   ExperimentConfig c;
   Table top(&root, "config", origin);
-  c.name = top.get<std::string>("name", "");
-  if (!std::regex_match(c.name, std::regex("[A-Za-z0-9_.-]+")))
-    top.fail("name", "required; letters, digits, '-', '_' or '.' (it names a folder)");
-  c.features = top.get<std::string>("features", "bcts");
-  if (!find_feature_set(c.features)) top.fail("features", "unknown feature set '" + c.features + "'");
-  c.runs = top.get<int>("runs", 3);
-  if (c.runs < 1) top.fail("runs", "must be >= 1");
-  c.seed = top.get<std::uint64_t>("seed", 1);
+  c.name = top.text("name", "");
+  if (!is_safe_slug(c.name))
+    top.fail("name", "required: 1 to 64 letters, digits, '-', '_' or '.', starting with a letter or digit "
+                     "(it names a folder)");
+  c.features = top.text("features", "bcts");
+  if (!find_feature_set(c.features)) top.fail("features", "unknown feature set '" + shown(c.features) + "'");
+  c.runs = static_cast<int>(top.integer("runs", 3, 1, limits::kMaxRuns));
+  c.seed = static_cast<std::uint64_t>(top.integer("seed", 1, 0, kInt64Max));
 
   read_rules(Table(root["rules"].as_table(), "rules", origin), c);
   top.raw("rules");
 
   Table fit(root["fitness"].as_table(), "fitness", origin);
   top.raw("fitness");
-  c.fitness_games = fit.get<int>("games", 10);
-  c.fitness_max_pieces = fit.get<std::int64_t>("max_pieces", 10000);
-  const auto stat = fit.get<std::string>("statistic", "mean_lines");
+  c.fitness_games = static_cast<int>(fit.integer("games", 10, 1, kMaxFitnessGames));
+  c.fitness_max_pieces = fit.integer("max_pieces", 10000, 0, limits::kMaxPieces);
+  const auto stat = fit.text("statistic", "mean_lines");
   if (stat == "mean_lines") c.statistic = Statistic::mean_lines;
   else if (stat == "article1") c.statistic = Statistic::article1;
   else fit.fail("statistic", "expected mean_lines or article1");
-  if (c.fitness_games < 1) fit.fail("games", "must be >= 1");
-  if (c.fitness_max_pieces < 0) fit.fail("max_pieces", "must be >= 0 (0 = no cap)");
   fit.reject_unknown();
 
   Table budget(root["budget"].as_table(), "budget", origin);
   top.raw("budget");
-  c.budget_pieces = budget.get<std::int64_t>("pieces", 0);
-  c.budget_games = budget.get<std::int64_t>("games", 0);
-  if (c.budget_pieces <= 0 && c.budget_games <= 0)
+  c.budget_pieces = budget.integer("pieces", 0, 0, limits::kMaxPieces);
+  c.budget_games = budget.integer("games", 0, 0, limits::kMaxPieces);
+  if (c.budget_pieces == 0 && c.budget_games == 0)
     budget.fail("", "set pieces and/or games (a positive hard cap per run)");
   budget.reject_unknown();
 
   Table held(root["heldout"].as_table(), "heldout", origin);
   top.raw("heldout");
-  c.heldout_games = held.get<int>("games", 100);
-  c.heldout_max_pieces = held.get<std::int64_t>("max_pieces", 0);
-  if (c.heldout_games < 2) held.fail("games", "must be >= 2 (a confidence interval needs two)");
+  // At least 2: a confidence interval needs two.
+  c.heldout_games = static_cast<int>(held.integer("games", 100, 2, limits::kMaxGames));
+  c.heldout_max_pieces = held.integer("max_pieces", 0, 0, limits::kMaxPieces);
   c.heldout_boards.push_back(c.rules.geometry);
   if (const toml::node* boards = held.raw("boards")) {
     const toml::array* a = boards->as_array();
@@ -204,8 +248,8 @@ ExperimentConfig parse_experiment(const std::string& text, const std::string& or
     const toml::array* a = t->as_array();
     if (!a) held.fail("targets", "expected an array of line counts");
     for (const auto& v : *a) {
-      auto d = v.value<double>();
-      if (!d || *d <= 0) held.fail("targets", "expected positive numbers");
+      auto d = v.is_number() ? v.value<double>() : std::nullopt;
+      if (!d || !(*d > 0) || !std::isfinite(*d)) held.fail("targets", "expected positive finite numbers");
       c.targets.push_back(*d);
     }
   }
@@ -228,11 +272,13 @@ ExperimentConfig parse_experiment(const std::string& text, const std::string& or
 }
 
 ExperimentConfig load_experiment(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError("cannot read config '" + path + "'");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_experiment(text.str(), path);
+  std::string text;
+  try {
+    text = read_input_file(path, "config", kMaxConfigBytes);
+  } catch (const InputError& e) {
+    throw ConfigError(e.what());
+  }
+  return parse_experiment(text, path);
 }
 
 nlohmann::json to_json(const ExperimentConfig& c) {

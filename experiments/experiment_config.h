@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "input_error.h"
 #include "rules.h"
 
 namespace tb::opt {
@@ -46,8 +47,8 @@ struct ExperimentConfig {
   std::vector<OptimizerSpec> optimizers;
 };
 
-struct ConfigError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+struct ConfigError : InputError {
+  using InputError::InputError;
 };
 
 // Throws ConfigError with one line naming the file, key and problem.

@@ -122,9 +122,9 @@ void PopulationOptimizer::restore(const Json& state) {
   try {
     pop::check_state(me, state, setup_.dim);
     Matrix population = pop::matrix_from_json(state.at("population"), setup_.dim);
-    Vector fitness = pop::vector_from_json(state.at("fitness"));
+    Vector fitness = pop::objective_vector_from_json(state.at("fitness"));
     Matrix pending = pop::matrix_from_json(state.at("pending"), setup_.dim);
-    const auto generation = state.at("generation").get<std::int64_t>();
+    const auto generation = pop::count_from_json(state, "generation");
     const Eigen::Index expected = generation == 0 ? mu_ : lambda_;
     if (population.cols() != mu_ || fitness.size() != mu_ ||
         (pending.cols() != 0 && pending.cols() != expected))

@@ -5,6 +5,8 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "input_limits.h"
+
 namespace tb::opt {
 
 namespace pop {
@@ -32,7 +34,7 @@ void Options::require(bool ok, std::string_view key, std::string_view what) cons
     throw OptimizerError(optimizer_ + ": option '" + std::string(key) + "' " + std::string(what));
 }
 
-double Options::number(std::string_view key, double fallback) const {
+double Options::number(std::string_view key, double fallback) const {  // finite
   const Json* j = find(key);
   if (!j) return fallback;
   require(j->is_number(), key, "must be a number");
@@ -46,7 +48,9 @@ int Options::integer(std::string_view key, int fallback) const {
   if (!j) return fallback;
   require(j->is_number(), key, "must be an integer");
   const double v = j->get<double>();
-  require(v == std::floor(v) && std::abs(v) < 1e9, key, "must be an integer");
+  require(v == std::floor(v), key, "must be an integer");
+  require(std::abs(v) <= static_cast<double>(limits::kMaxPopulation), key,
+          "must be at most " + std::to_string(limits::kMaxPopulation) + " in size");
   return static_cast<int>(v);
 }
 
@@ -66,7 +70,16 @@ Json json_number(double v) {
 double number_from_json(const Json& j) {
   if (j.is_null()) return kInf;
   if (j.is_string() && j.get<std::string>() == "-inf") return -kInf;
+  if (!j.is_number()) throw OptimizerError("bad state: expected a number, null (+inf) or \"-inf\"");
   return j.get<double>();
+}
+
+std::int64_t count_from_json(const Json& j, std::string_view key) {
+  const Json& v = j.at(std::string(key));
+  if (!v.is_number_integer() || (v.is_number_unsigned() ? v.get<std::uint64_t>() > (std::uint64_t{1} << 62)
+                                                          : v.get<std::int64_t>() < 0))
+    throw OptimizerError("bad state: '" + std::string(key) + "' must be an integer in [0, 2^62]");
+  return v.get<std::int64_t>();
 }
 
 Json json_vector(const Vector& v) {
@@ -75,11 +88,23 @@ Json json_vector(const Vector& v) {
   return a;
 }
 
-Vector vector_from_json(const Json& j) {
+Vector objective_vector_from_json(const Json& j) {
   if (!j.is_array()) throw OptimizerError("bad state: expected an array of numbers");
   Vector v(static_cast<Eigen::Index>(j.size()));
   for (Eigen::Index i = 0; i < v.size(); ++i)
     v[i] = number_from_json(j[static_cast<std::size_t>(i)]);
+  return v;
+}
+
+Vector vector_from_json(const Json& j) {
+  if (!j.is_array()) throw OptimizerError("bad state: expected an array of numbers");
+  Vector v(static_cast<Eigen::Index>(j.size()));
+  for (Eigen::Index i = 0; i < v.size(); ++i) {
+    const Json& x = j[static_cast<std::size_t>(i)];
+    if (!x.is_number() || !std::isfinite(x.get<double>()))
+      throw OptimizerError("bad state: expected finite numbers (a point, step or variance)");
+    v[i] = x.get<double>();
+  }
   return v;
 }
 
@@ -122,7 +147,7 @@ void Record::save_to(Json& state) const {
 void Record::restore(const Json& j) {
   best_x = vector_from_json(j.at("best_x"));
   best_f = number_from_json(j.at("best_f"));
-  evaluations = j.at("evaluations").get<std::int64_t>();
+  evaluations = count_from_json(j, "evaluations");
 }
 
 void check_setup(std::string_view optimizer, const OptimizerSetup& setup) {
@@ -144,7 +169,7 @@ void check_told(std::string_view optimizer, const Matrix& X, const Vector& f, in
 }
 
 void check_state(std::string_view optimizer, const Json& state, int dim) {
-  if (state.at("optimizer").get<std::string>() != optimizer || state.at("dim").get<int>() != dim)
+  if (state.at("optimizer") != Json(optimizer) || state.at("dim") != Json(dim))
     throw OptimizerError(std::string(optimizer) +
                          ": the state belongs to another optimizer or dimension");
 }

@@ -34,9 +34,13 @@ class Options {
 // Objective values and states in JSON: +inf is null and -inf the string "-inf" (JSON has
 // neither); finite doubles round-trip exactly through dump() and parse().
 Json json_number(double v);
-double number_from_json(const Json& j);
+double number_from_json(const Json& j);  // an objective value: finite, +inf (null) or -inf
 Json json_vector(const Vector& v);
-Vector vector_from_json(const Json& j);
+Vector vector_from_json(const Json& j);            // finite numbers only (points, steps, variances)
+Vector objective_vector_from_json(const Json& j);  // objective values (may be +-inf)
+// A non-negative count (generation, evaluations, restarts) of a state: an integer in
+// [0, 2^62]; anything else (negative, fractional, wrapped past 2^32) is an OptimizerError.
+std::int64_t count_from_json(const Json& j, std::string_view key);
 Json json_matrix(const Matrix& m);  // an array of columns (candidates)
 Matrix matrix_from_json(const Json& j, int rows);
 

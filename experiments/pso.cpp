@@ -206,7 +206,7 @@ void ParticleSwarm::restore(const Json& state) {
     Matrix x = pop::matrix_from_json(state.at("positions"), setup_.dim);
     Matrix v = pop::matrix_from_json(state.at("velocities"), setup_.dim);
     Matrix p = pop::matrix_from_json(state.at("pbest"), setup_.dim);
-    Vector pf = pop::vector_from_json(state.at("pbest_f"));
+    Vector pf = pop::objective_vector_from_json(state.at("pbest_f"));
     auto informs = state.at("informs").get<std::vector<int>>();
     Matrix pending = pop::matrix_from_json(state.at("pending"), setup_.dim);
     const Eigen::Index S = params_.swarm;
@@ -220,7 +220,7 @@ void ParticleSwarm::restore(const Json& state) {
     record.restore(state);
     Random rng = rng_;
     rng.restore(state.at("random"));
-    generation_ = state.at("generation").get<std::int64_t>();
+    generation_ = pop::count_from_json(state, "generation");
     x_ = std::move(x);
     v_ = std::move(v);
     p_ = std::move(p);

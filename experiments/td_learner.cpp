@@ -5,11 +5,14 @@
 #include <limits>
 #include <stdexcept>
 
+#include "checked_number.h"
+#include "json_fields.h"
 #include "piece_stream.h"
 
 namespace tb::td {
 
 using Json = nlohmann::json;
+constexpr std::int64_t kGameLimit = std::int64_t{1} << 62;  // game indices in a state
 
 double td_step(Eigen::VectorXd& w, Eigen::VectorXd& e, const Eigen::VectorXd& phi_t, double reward,
                const Eigen::VectorXd* phi_next, double alpha, double gamma, double lambda) {
@@ -230,49 +233,71 @@ Json TdLearner::state() const {
           {"slots", slots}};
 }
 
+// Every field is checked for type and range (json_fields.h): the state comes from a file.
 void TdLearner::restore(const Json& j) {
-  if (j.at("model").get<std::string>() != model_->name())
-    throw std::invalid_argument("td: state is for another model");
-  auto w = j.at("weights").get<std::vector<double>>();  // throws on null (non-finite)
-  if (w.size() != w_.size()) throw std::invalid_argument("td: state has the wrong number of weights");
-  const Json& slots = j.at("slots");
-  if (slots.size() != slots_.size()) throw std::invalid_argument("td: state has another games_per_step");
-  w_ = std::move(w);
-  pieces_ = j.at("pieces");
-  lines_ = j.at("lines");
-  episodes_ = j.at("episodes");
-  steps_ = j.at("steps");
+  const auto member = [](const Json& o, const char* key) -> const Json& { return opt::json_member(o, key, key); };
+  const auto count = [&](const Json& o, const char* key) {
+    return opt::json_integer(member(o, key), 0, kInt64Max, key);
+  };
+  if (member(j, "model") != model_->name()) throw InputError("model: the state is for another model");
+  std::vector<double> w = opt::json_reals(member(j, "weights"), w_.size(), "weights");
+  const Json& slots = member(j, "slots");
+  if (!slots.is_array() || slots.size() != slots_.size())
+    throw InputError("slots: expected " + std::to_string(slots_.size()) + " (one per game of a step)");
+  const Geometry g = config_.rules.geometry;
+  std::vector<std::unique_ptr<Slot>> restored;
   for (std::size_t i = 0; i < slots_.size(); ++i) {
-    Slot& s = *slots_[i];
     const Json& js = slots[i];
-    start_game(s, js.at("game").get<std::uint64_t>());
-    const Json& st = js.at("stream");
-    s.stream.rng.key = st.at(0);
-    s.stream.rng.counter = st.at(1);
-    s.stream.bag = st.at(2);
-    s.stream.bag_left = st.at(3);
-    const auto cols = js.at("board").get<std::vector<Word>>();
-    if (cols.size() != s.board.cols.size()) throw std::invalid_argument("td: bad board in state");
-    const Geometry g = config_.rules.geometry;
-    for (std::size_t c = 0; c < cols.size(); ++c)
-      if ((static_cast<int>(c) >= g.width ? cols[c] : cols[c] >> g.height) != 0)
-        throw std::invalid_argument("td: state has a board cell outside " + std::to_string(g.width) + "x" +
-                                    std::to_string(g.height));
-    if (s.stream.bag_left > 7) throw std::invalid_argument("td: bad piece stream in state");
-    std::copy(cols.begin(), cols.end(), s.board.cols.begin());
-    s.placed = js.at("placed");
-    s.lines = js.at("lines");
-    s.random.restore(js.at("random"));
-    s.dense_trace = js.at("dense_trace").get<std::vector<double>>();
-    if (s.dense_trace.size() != (dense_ ? w_.size() : 0)) throw std::invalid_argument("td: bad trace in state");
-    for (const Json& e : js.at("sparse_trace")) {
-      const auto index = e.at(0).get<std::uint32_t>();
-      if (dense_ || index >= w_.size() || s.trace_slot[index] >= 0)
-        throw std::invalid_argument("td: bad trace index in state");
-      s.trace_slot[index] = static_cast<std::int32_t>(s.sparse_trace.size());
-      s.sparse_trace.emplace_back(index, e.at(1).get<double>());
+    auto s = std::make_unique<Slot>();  // start_game sizes its traces
+    start_game(*s, static_cast<std::uint64_t>(opt::json_integer(member(js, "game"), 0, kGameLimit, "slots.game")));
+    const Json& st = member(js, "stream");
+    if (!st.is_array() || st.size() != 4 || !st[0].is_number_unsigned() || !st[1].is_number_unsigned())
+      throw InputError("slots.stream: expected [key, counter, bag, bag_left] with unsigned key and counter");
+    s->stream.rng.key = st[0].get<std::uint64_t>();
+    s->stream.rng.counter = st[1].get<std::uint64_t>();
+    const auto bag = static_cast<std::uint32_t>(opt::json_integer(st[2], 0, (1 << 21) - 1, "slots.stream.bag"));
+    for (int k = 0; k < 7; ++k)
+      if (((bag >> (3 * k)) & 7) >= 7) throw InputError("slots.stream.bag: a piece code is not 0..6");
+    s->stream.bag = bag;
+    s->stream.bag_left = static_cast<std::uint8_t>(opt::json_integer(st[3], 0, 7, "slots.stream.bag_left"));
+    const Json& cols = member(js, "board");
+    if (!cols.is_array() || cols.size() != s->board.cols.size())
+      throw InputError("slots.board: expected " + std::to_string(s->board.cols.size()) + " column words");
+    for (std::size_t c = 0; c < cols.size(); ++c) {
+      const auto word = static_cast<Word>(opt::json_integer(cols[c], 0, 0xFFFFFFFFll, "slots.board"));
+      if ((static_cast<int>(c) >= g.width ? word : word >> g.height) != 0)
+        throw InputError("slots.board: a cell outside " + std::to_string(g.width) + "x" + std::to_string(g.height));
+      s->board.cols[c] = word;
     }
-    if (s.placed > 0) model_->of_board(s.board, s.prev);
+    s->placed = count(js, "placed");
+    s->lines = count(js, "lines");
+    try {
+      s->random.restore(member(js, "random"));
+    } catch (const std::invalid_argument& e) {
+      throw InputError(std::string("slots.random: ") + e.what());
+    }
+    s->dense_trace = opt::json_reals(member(js, "dense_trace"), dense_ ? w_.size() : 0, "slots.dense_trace");
+    const Json& sparse = member(js, "sparse_trace");
+    if (!sparse.is_array() || (dense_ && !sparse.empty())) throw InputError("slots.sparse_trace: bad trace");
+    for (const Json& e : sparse) {
+      if (!e.is_array() || e.size() != 2) throw InputError("slots.sparse_trace: expected [index, value] pairs");
+      const auto index = static_cast<std::uint32_t>(
+          opt::json_integer(e[0], 0, static_cast<std::int64_t>(w_.size()) - 1, "slots.sparse_trace index"));
+      if (s->trace_slot[index] >= 0) throw InputError("slots.sparse_trace: a repeated index");
+      s->trace_slot[index] = static_cast<std::int32_t>(s->sparse_trace.size());
+      s->sparse_trace.emplace_back(index, opt::json_real(e[1], -HUGE_VAL, HUGE_VAL, "slots.sparse_trace value"));
+    }
+    restored.push_back(std::move(s));
+  }
+  // Nothing is changed until everything has been read.
+  w_ = std::move(w);
+  pieces_ = count(j, "pieces");
+  lines_ = count(j, "lines");
+  episodes_ = count(j, "episodes");
+  steps_ = count(j, "steps");
+  for (std::size_t i = 0; i < slots_.size(); ++i) {
+    slots_[i] = std::move(restored[i]);
+    if (slots_[i]->placed > 0) model_->of_board(slots_[i]->board, slots_[i]->prev);
   }
 }
 

@@ -105,7 +105,8 @@ class TdLearner {
   // Everything needed to continue bit-identically between steps: weights (as exact
   // doubles), counters, and every slot's game, board, traces and random streams.
   nlohmann::json state() const;
-  // Throws std::invalid_argument if the state does not fit this configuration.
+  // Throws InputError naming the field if the state is malformed, out of range, or does not fit
+  // this configuration; the learner is unchanged then.
   void restore(const nlohmann::json& j);
 
  private:

@@ -1,11 +1,16 @@
 #include "td_training.h"
 
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <stdexcept>
+#include <type_traits>
 
-#include "atomic_file.h"
+#include "checked_number.h"
+#include "file_io.h"
+#include "json_fields.h"
 
 namespace tb::td {
 namespace {
@@ -31,12 +36,37 @@ Json learner_defaults(const std::string& learner) {
   return d;
 }
 
+// The period records of a checkpoint: the fields learn's CSV and compare's report read.
+void check_periods(const Json& records) {
+  if (!records.is_array()) throw InputError("records: expected an array");
+  for (const Json& r : records) {
+    for (const char* key : {"period", "pieces", "episodes", "ended", "capped"})
+      opt::json_integer(opt::json_member(r, key, "records"), 0, kInt64Max, std::string("records.") + key);
+    for (const char* key : {"mean_lines", "seconds"})
+      opt::json_real(opt::json_member(r, key, "records"), 0, HUGE_VAL, std::string("records.") + key);
+  }
+}
+
+// An option of the right type; integers are range-checked before they are narrowed, so a
+// value past 2^31 is an error, never a wrapped count.  check_config() checks the ranges.
 template <typename T>
 T get(const Json& j, const char* key) {
-  try {
-    return j.at(key).get<T>();
-  } catch (const Json::exception&) {
-    throw std::invalid_argument(std::string("td option '") + key + "' has the wrong type");
+  const Json& v = j.at(key);
+  const auto wrong = [&] { return std::invalid_argument(std::string("td option '") + key + "' has the wrong type"); };
+  if constexpr (std::is_same_v<T, bool>) {
+    if (!v.is_boolean()) throw wrong();
+    return v.get<bool>();
+  } else if constexpr (std::is_integral_v<T>) {
+    if (!v.is_number_integer()) throw wrong();
+    if (v.is_number_unsigned() ? v.get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<T>::max())
+                               : v.get<std::int64_t>() < std::numeric_limits<T>::min() ||
+                                     v.get<std::int64_t>() > std::numeric_limits<T>::max())
+      throw std::invalid_argument(std::string("td option '") + key + "' is out of range");
+    return v.get<T>();
+  } else {
+    if (!v.is_number() || !std::isfinite(v.get<double>()))
+      throw std::invalid_argument(std::string("td option '") + key + "' must be a finite number");
+    return v.get<T>();
   }
 }
 
@@ -111,23 +141,27 @@ TdRun run_td(const TdRunSpec& spec, int threads, FeatureKernel kernel, const TdP
   TdLearner& learner = *run.learner;
   const Json config_json = to_json(spec.config);
   std::int64_t period = 0;
-  if (!spec.checkpoint.empty() && std::filesystem::exists(spec.checkpoint)) {
-    Json ck;
+  if (!spec.checkpoint.empty() && path_exists(spec.checkpoint)) {
+    // Untrusted input: read bounded, every field checked (TdLearner::restore), and the state
+    // must write back to exactly what was read.  Errors name the file and the field.
+    const Json ck = opt::read_json_file(spec.checkpoint, "checkpoint");
+    const std::string where = "cannot resume from checkpoint '" + spec.checkpoint + "': ";
     try {
-      std::ifstream in(spec.checkpoint);
-      ck = Json::parse(in);
-      if (ck.value("version", 0) != kCheckpointVersion) throw std::runtime_error("unknown version");
-      if (ck.at("config") != config_json) throw std::runtime_error("it was made with another configuration");
-      learner.restore(ck.at("learner"));
-      run.records = ck.at("records");
-      run.seconds = ck.at("seconds");
-    } catch (const std::exception& e) {
-      throw std::runtime_error("cannot resume from checkpoint " + spec.checkpoint + ": " + e.what());
+      const auto field = [&](const char* key) -> const Json& { return opt::json_member(ck, key, key); };
+      if (field("version") != kCheckpointVersion) throw InputError("version: unknown version " + field("version").dump());
+      if (field("config") != config_json) throw InputError("config: it was made with another configuration");
+      learner.restore(field("learner"));
+      if (learner.state() != field("learner")) throw InputError("learner: the state does not read back as written");
+      check_periods(field("records"));
+      run.records = field("records");
+      run.seconds = opt::json_real(field("seconds"), 0, HUGE_VAL, "seconds");
+    } catch (const InputError& e) {
+      throw InputError(where + e.what());
     }
     period = static_cast<std::int64_t>(run.records.size());
     run.resumed = true;
     if (learner.pieces() > spec.budget_pieces)
-      throw std::runtime_error("checkpoint " + spec.checkpoint + " is already past the budget (" +
+      throw InputError("checkpoint " + spec.checkpoint + " is already past the budget (" +
                                std::to_string(learner.pieces()) + " > " + std::to_string(spec.budget_pieces) +
                                " pieces)");
   }

@@ -56,7 +56,7 @@ bad() {
   local rc=$?
   [ $rc -eq 2 ] || fail "$why: exit $rc, not 2"
   [ "$(wc -l <"$work/err")" -eq 1 ] || fail "$why: stderr is not one line: $(cat "$work/err")"
-  grep -q -- "$needle" "$work/err" || fail "$why: message does not say '$needle': $(cat "$work/err")"
+  grep -qF -- "$needle" "$work/err" || fail "$why: message does not say '$needle': $(cat "$work/err")"
   [ -e "$work/bad.policy" ] && fail "$why: wrote a weights file"
   rm -f "$work/bad.policy"
 }
@@ -65,11 +65,11 @@ bad "unknown learner" "unknown learner 'sarsa'" "${small[@]}" --learner sarsa
 bad "unknown features" "--features must be td44 or bertsekas" "${small[@]}" --features bcts
 bad "preset with ntuple" "preset article2 is TD(0)" "${small[@]}" --preset article2 --learner ntuple
 bad "unknown preset" "unknown preset 'article9'" "${small[@]}" --preset article9
-bad "bad alpha" "alpha must be a positive number" "${small[@]}" --alpha -1
-bad "bad lambda" "lambda must be in" "${small[@]}" --learner tdlambda --lambda 2
+bad "bad alpha" "--alpha must be a finite number in [0, 1000000]" "${small[@]}" --alpha -1
+bad "bad lambda" "--lambda must be a finite number in [0, 1]" "${small[@]}" --learner tdlambda --lambda 2
 bad "td0 with lambda" "use tdlambda" "${small[@]}" --learner td0 --lambda 0.5
 bad "bad board" "board width 3 is out of range" --board 3x8 --pieces 1000
-bad "zero budget" "--pieces must be a positive budget" --board 6x8 --pieces 0
+bad "zero budget" "--pieces must be an integer in [1, " --board 6x8 --pieces 0
 bad "budget below one step" "less than one training step" --board 6x8 --pieces 100
 "$bin" learn --board 6x8 --pieces 1000 2>"$work/err" >/dev/null
 [ $? -eq 2 ] || fail "missing --out was not a usage error"

@@ -315,11 +315,11 @@ TEST(TdLearner, ResumeMidGameIsBitIdentical) {
 TEST(TdLearner, RestoreRejectsAnotherModel) {
   TdLearner a(small_config("td44", 0, 0), best_kernel().kernel);
   TdLearner b(small_config("ntuple", 0, 0), best_kernel().kernel);
-  EXPECT_THROW(b.restore(a.state()), std::invalid_argument);
+  EXPECT_THROW(b.restore(a.state()), tb::InputError);
   TdConfig wider = small_config("td44", 0, 0);
   wider.games_per_step = 2;
   TdLearner c(wider, best_kernel().kernel);
-  EXPECT_THROW(c.restore(a.state()), std::invalid_argument);
+  EXPECT_THROW(c.restore(a.state()), tb::InputError);
 }
 
 TEST(TdLearner, RejectsBadConfig) {

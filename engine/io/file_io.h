@@ -1,0 +1,45 @@
+// Every file tetrisbench reads or writes goes through here (docs/threat-model.md):
+// - reads accept regular files only (never a FIFO, device, socket or folder) and stop at a
+//   size cap, so no input can block or exhaust memory;
+// - writes go to a fresh temporary file in the same folder, are flushed, and are renamed
+//   over the target only if the target is missing or a regular file (never a symlink, device
+//   or folder), so a reader never sees a partial file and a failed write leaves nothing.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "input_error.h"
+
+namespace tb {
+
+// The default cap of read_input_file: far above any real config, policy, replay or checkpoint.
+inline constexpr std::size_t kMaxInputBytes = std::size_t{256} << 20;
+
+// The whole file; throws InputError "cannot read <what> '<path>': <reason>" when it is
+// missing, not a regular file, unreadable or larger than max_bytes.
+std::string read_input_file(const std::string& path, std::string_view what,
+                            std::size_t max_bytes = kMaxInputBytes);
+
+// True if `path` names something (lstat: a dangling symlink exists too).
+bool path_exists(const std::string& path);
+
+// Throws InputError unless `path` may be written: missing or a regular file (not a symlink,
+// device, FIFO, socket or folder), in a folder that exists and is writable.  Called before
+// long runs so that no work is lost.  `flag` names the option in the message.
+void check_writable(const std::string& path, std::string_view flag);
+
+// Writes `contents` atomically (see above).  Throws InputError if the target may not be
+// replaced, std::runtime_error (one line, with the path) if writing fails; either way the
+// target is unchanged and no temporary file is left.
+void write_file_atomically(const std::string& path, std::string_view contents);
+
+// True if the two paths name the same file, existing or not (symlinks resolved).
+bool same_file(const std::string& a, const std::string& b);
+
+// Removes, under `dir` (recursively), the temporary files write_file_atomically leaves when
+// killed between creating and renaming them ("<name>.tmp.<pid>.<n>").  Returns how many.
+int remove_stale_temporaries(const std::string& dir);
+
+}  // namespace tb
