@@ -65,6 +65,11 @@ int run_learn(const LearnOptions& o) {
   if (!o.log.empty()) check_writable(o.log, "--log");
   if (!o.checkpoint.empty()) check_writable(o.checkpoint, "--checkpoint");
   check_distinct({{"--out", o.out}, {"--log", o.log}, {"--checkpoint", o.checkpoint}});
+  // Temporary files a kill -9 left beside the outputs (file_io.h) go before a resume.
+  int swept = 0;
+  for (const std::string* p : {&o.out, &o.log, &o.checkpoint})
+    if (!p->empty()) swept += remove_stale_temporaries_of(*p);
+  if (swept > 0) std::fprintf(stderr, "learn: removed %d temporary file(s) left by an interrupted run\n", swept);
 
   td::TdRunSpec spec;
   spec.config = config;

@@ -1,6 +1,7 @@
 #include "file_io.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -43,7 +44,9 @@ void check_replaceable(const std::string& path, std::string_view flag) {
                      "; refusing to replace it (give a regular file or a new path)");
 }
 
-bool is_temporary_name(const std::string& name) {
+// "<stem>.tmp.<pid>" or "<stem>.tmp.<pid>.<n>", with a non-empty stem, whose writer is no
+// longer running (a live process's temporary file is its write in progress).
+bool is_stale_temporary(const std::string& name) {
   const std::size_t at = name.rfind(".tmp.");
   if (at == std::string::npos || at == 0) return false;
   const std::string tail = name.substr(at + 5);
@@ -53,7 +56,11 @@ bool is_temporary_name(const std::string& name) {
     if (ch == '.') ++dots;
     else if (ch < '0' || ch > '9') return false;
   }
-  return dots <= 1;
+  if (dots > 1) return false;
+  const std::string pid_text = tail.substr(0, tail.find('.'));
+  if (pid_text.size() > 9) return true;  // no such process id
+  const auto pid = static_cast<pid_t>(std::stol(pid_text));
+  return pid != ::getpid() && ::kill(pid, 0) != 0 && errno == ESRCH;
 }
 
 }  // namespace
@@ -155,7 +162,23 @@ int remove_stale_temporaries(const std::string& dir) {
        it.increment(ec)) {
     std::error_code kind;
     if (!it->is_regular_file(kind) || it->is_symlink(kind)) continue;
-    if (!is_temporary_name(it->path().filename().string())) continue;
+    if (!is_stale_temporary(it->path().filename().string())) continue;
+    if (fs::remove(it->path(), kind)) ++removed;
+  }
+  return removed;
+}
+
+int remove_stale_temporaries_of(const std::string& path) {
+  const fs::path p(path);
+  const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+  const std::string stem = p.filename().string() + ".tmp.";
+  int removed = 0;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    std::error_code kind;
+    if (name.rfind(stem, 0) != 0 || !is_stale_temporary(name) || it->is_symlink(kind) || !it->is_regular_file(kind))
+      continue;
     if (fs::remove(it->path(), kind)) ++removed;
   }
   return removed;

@@ -39,7 +39,10 @@ void write_file_atomically(const std::string& path, std::string_view contents);
 bool same_file(const std::string& a, const std::string& b);
 
 // Removes, under `dir` (recursively), the temporary files write_file_atomically leaves when
-// killed between creating and renaming them ("<name>.tmp.<pid>.<n>").  Returns how many.
+// killed between creating and renaming them ("<name>.tmp.<pid>.<n>", or "<name>.tmp.<pid>"
+// from older versions) whose process <pid> no longer runs.  Returns how many.
 int remove_stale_temporaries(const std::string& dir);
+// The same for one file's own temporaries ("<path>.tmp.<pid>.<n>" beside it).
+int remove_stale_temporaries_of(const std::string& path);
 
 }  // namespace tb
