@@ -11,6 +11,7 @@
 #include "file_io.h"
 #include "input_limits.h"
 #include "json_fields.h"
+#include "run_checkpoint.h"
 #include "optimizer.h"
 #include "policy.h"
 #include "rng.h"
@@ -23,55 +24,6 @@ namespace {
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
 
-constexpr int kCheckpointVersion = 1;
-
-// The per-generation records of a checkpoint or result: the columns csv() and the report read.
-void check_records(const Json& records, std::int64_t generations, const std::string& where) {
-  if (!records.is_array() || static_cast<std::int64_t>(records.size()) != generations)
-    throw InputError(where + ": records must be an array of one record per generation");
-  for (const Json& r : records) {
-    for (const char* key : {"generation", "evaluations", "pieces", "games", "capped_games"})
-      json_integer(json_member(r, key, where + ": records"), 0, kInt64Max, where + ": records." + key);
-    for (const char* key : {"best", "gen_best", "gen_mean", "spread", "seconds"}) {
-      const Json& v = json_member(r, key, where + ": records");
-      if (!(v.is_null() && std::string_view(key) == "best"))  // best is null before any generation
-        json_real(v, -HUGE_VAL, HUGE_VAL, where + ": records." + key);
-    }
-  }
-}
-
-// A result.json read back on resume: it must belong to this entry and run, and hold every
-// field the report reads, with the right types and ranges.
-void check_result(const Json& r, const ExperimentConfig& c, int spec_index, int run, const std::string& file) {
-  const std::string where = "run result '" + file + "'";
-  const auto field = [&](const Json& j, const char* key) -> const Json& {
-    return json_member(j, key, where + ": " + key);
-  };
-  const OptimizerSpec& spec = c.optimizers[static_cast<std::size_t>(spec_index)];
-  if (field(r, "label") != spec.label || field(r, "optimizer") != spec.optimizer || field(r, "run") != run)
-    throw InputError(where + ": it belongs to another entry or run (label, optimizer, run)");
-  const std::int64_t generations = json_integer(field(r, "generations"), 0, kInt64Max, where + ": generations");
-  json_integer(field(r, "pieces"), 0, kInt64Max, where + ": pieces");
-  json_integer(field(r, "games"), 0, kInt64Max, where + ": games");
-  json_real(field(r, "seconds"), 0, HUGE_VAL, where + ": seconds");
-  check_records(field(r, "records"), generations, where);
-  if (!field(r, "stop_reasons").is_array()) throw InputError(where + ": stop_reasons must be an array");
-  for (const Json& s : field(r, "stop_reasons"))
-    if (!s.is_string()) throw InputError(where + ": stop_reasons must be strings");
-  for (Geometry g : c.heldout_boards) {
-    const std::string board = std::to_string(g.width) + "x" + std::to_string(g.height);
-    const Json& h = json_member(field(r, "held_out"), board, where + ": held_out." + board);
-    const std::string at = where + ": held_out." + board + ".";
-    json_integer(field(h, "games"), 1, limits::kMaxGames, at + "games");
-    json_integer(field(h, "capped_games"), 0, limits::kMaxGames, at + "capped_games");
-    json_real(field(h, "mean_lines"), 0, HUGE_VAL, at + "mean_lines");
-    const Json& ci = field(h, "ci95");
-    if (!ci.is_array() || ci.size() != 2 || !std::all_of(ci.begin(), ci.end(), [](const Json& v) {
-          return v.is_null() || v.is_number();
-        }))
-      throw InputError(at + "ci95 must be two numbers (or null)");
-  }
-}
 
 Json summary_json(const PlaySummary& s) {
   return {{"games", s.games},
@@ -147,32 +99,15 @@ Trained train_blackbox(const ExperimentConfig& c, const OptimizerSpec& spec, int
   double& best_stat = t.best_training;
   Vector best_x = setup.x0;
   if (const std::string file = (dir / "checkpoint.json").string(); path_exists(file)) {
-    // Untrusted input: every field is checked, and the optimizer's state must restore and
-    // write back to exactly what was read (a value that wrapped or was clamped would not).
-    const std::string where = "checkpoint '" + file + "'";
-    const Json ck = read_json_file(file, "checkpoint");
-    const auto field = [&](const char* key) -> const Json& { return json_member(ck, key, where + ": " + key); };
-    if (field("version") != kCheckpointVersion) throw InputError(where + ": unknown version " + field("version").dump());
-    pieces = json_integer(field("pieces"), 0, kInt64Max, where + ": pieces");
-    games = json_integer(field("games"), 0, kInt64Max, where + ": games");
-    generation = json_integer(field("generation"), 0, kInt64Max, where + ": generation");
-    seconds = json_real(field("seconds"), 0, HUGE_VAL, where + ": seconds");
-    best_stat = field("best_training").is_null() ? -HUGE_VAL
-                                                 : json_real(field("best_training"), -HUGE_VAL, HUGE_VAL,
-                                                             where + ": best_training");
-    const auto w = json_reals(field("best_weights"), static_cast<std::size_t>(setup.dim), where + ": best_weights");
-    best_x = Eigen::Map<const Vector>(w.data(), static_cast<Eigen::Index>(w.size()));
-    check_records(field("records"), generation, where);
-    records = field("records");
-    if ((c.budget_pieces > 0 && pieces > c.budget_pieces) || (c.budget_games > 0 && games > c.budget_games))
-      throw InputError(where + ": already past the budget of the config");
-    try {
-      opt->restore(field("optimizer"));
-    } catch (const std::exception& e) {
-      throw InputError(where + ": optimizer: " + e.what());
-    }
-    if (opt->state() != field("optimizer"))
-      throw InputError(where + ": optimizer: the state does not read back as written (a value is out of range)");
+    const BlackboxCheckpoint ck =
+        restore_blackbox_checkpoint(read_json_file(file, "checkpoint"), c, *opt, setup.dim, "checkpoint '" + file + "'");
+    records = ck.records;
+    pieces = ck.pieces;
+    games = ck.games;
+    generation = ck.generation;
+    seconds = ck.seconds;
+    best_stat = ck.best_training;
+    best_x = ck.best_x;
   }
 
   std::vector<std::string>& reasons = t.reasons;
@@ -213,12 +148,8 @@ Trained train_blackbox(const ExperimentConfig& c, const OptimizerSpec& spec, int
                        {"capped_games", fit.capped_games},
                        {"seconds", seconds}});
     ++generation;
-    const Json ck = {{"version", kCheckpointVersion}, {"optimizer", opt->state()},
-                     {"records", records},            {"pieces", pieces},
-                     {"games", games},                {"generation", generation},
-                     {"seconds", seconds},            {"best_training", best_stat},
-                     {"best_weights", std::vector<double>(best_x.data(), best_x.data() + best_x.size())}};
-    write_file_atomically((dir / "checkpoint.json").string(), ck.dump());
+    const BlackboxCheckpoint ck{records, pieces, games, generation, seconds, best_stat, best_x};
+    write_file_atomically((dir / "checkpoint.json").string(), blackbox_checkpoint_json(ck, *opt).dump());
     write_file_atomically((dir / "generations.csv").string(), csv(records));
     if (progress) progress({spec.label, run, generation, pieces, best_stat});
   }
@@ -281,7 +212,7 @@ Json run_one(const ExperimentConfig& c, int spec_index, int run, const std::stri
   fs::create_directories(dir);
   if (const std::string file = (dir / "result.json").string(); path_exists(file)) {
     Json r = read_json_file(file, "run result");
-    check_result(r, c, spec_index, run, file);
+    check_run_result(r, c, spec_index, run, "run result '" + file + "'");
     return r;
   }
 

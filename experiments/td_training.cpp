@@ -131,6 +131,23 @@ Json to_json(const TdPeriod& p) {
           {"mean_lines", p.mean_lines}, {"capped", p.capped}, {"seconds", p.seconds}};
 }
 
+Json td_checkpoint_json(const Json& config_json, const TdLearner& learner, const TdRun& run) {
+  return {{"version", kCheckpointVersion}, {"config", config_json}, {"learner", learner.state()},
+          {"records", run.records},        {"seconds", run.seconds}};
+}
+
+void restore_td_checkpoint(const Json& ck, const Json& config_json, TdLearner& learner, TdRun& run) {
+  const auto field = [&](const char* key) -> const Json& { return opt::json_member(ck, key, key); };
+  if (field("version") != kCheckpointVersion) throw InputError("version: unknown version " + shown(field("version").dump()));
+  if (field("config") != config_json) throw InputError("config: it was made with another configuration");
+  check_periods(field("records"));
+  const double seconds = opt::json_real(field("seconds"), 0, HUGE_VAL, "seconds");
+  learner.restore(field("learner"));
+  if (learner.state() != field("learner")) throw InputError("learner: the state does not read back as written");
+  run.records = field("records");
+  run.seconds = seconds;
+}
+
 TdRun run_td(const TdRunSpec& spec, int threads, FeatureKernel kernel, const TdProgressFn& progress) {
   const std::int64_t per_step = static_cast<std::int64_t>(spec.config.games_per_step) * spec.config.pieces_per_step;
   if (spec.budget_pieces < per_step)
@@ -144,19 +161,10 @@ TdRun run_td(const TdRunSpec& spec, int threads, FeatureKernel kernel, const TdP
   if (!spec.checkpoint.empty() && path_exists(spec.checkpoint)) {
     // Untrusted input: read bounded, every field checked (TdLearner::restore), and the state
     // must write back to exactly what was read.  Errors name the file and the field.
-    const Json ck = opt::read_json_file(spec.checkpoint, "checkpoint");
-    const std::string where = "cannot resume from checkpoint '" + spec.checkpoint + "': ";
     try {
-      const auto field = [&](const char* key) -> const Json& { return opt::json_member(ck, key, key); };
-      if (field("version") != kCheckpointVersion) throw InputError("version: unknown version " + field("version").dump());
-      if (field("config") != config_json) throw InputError("config: it was made with another configuration");
-      learner.restore(field("learner"));
-      if (learner.state() != field("learner")) throw InputError("learner: the state does not read back as written");
-      check_periods(field("records"));
-      run.records = field("records");
-      run.seconds = opt::json_real(field("seconds"), 0, HUGE_VAL, "seconds");
+      restore_td_checkpoint(opt::read_json_file(spec.checkpoint, "checkpoint"), config_json, learner, run);
     } catch (const InputError& e) {
-      throw InputError(where + e.what());
+      throw InputError("cannot resume from checkpoint '" + spec.checkpoint + "': " + e.what());
     }
     period = static_cast<std::int64_t>(run.records.size());
     run.resumed = true;
@@ -186,11 +194,8 @@ TdRun run_td(const TdRunSpec& spec, int threads, FeatureKernel kernel, const TdP
     cur.mean_lines = cur.ended ? lines / static_cast<double>(cur.ended) : 0.0;
     cur.seconds = run.seconds;
     run.records.push_back(to_json(cur));
-    if (!spec.checkpoint.empty()) {
-      const Json ck = {{"version", kCheckpointVersion}, {"config", config_json}, {"learner", learner.state()},
-                       {"records", run.records},        {"seconds", run.seconds}};
-      write_file_atomically(spec.checkpoint, ck.dump());
-    }
+    if (!spec.checkpoint.empty())
+      write_file_atomically(spec.checkpoint, td_checkpoint_json(config_json, learner, run).dump());
     if (progress) progress(learner, cur);
     cur = TdPeriod{};
     lines = 0;

@@ -61,4 +61,12 @@ using TdProgressFn = std::function<void(const TdLearner&, const TdPeriod&)>;
 // std::runtime_error for a corrupt checkpoint or one made with another config.
 TdRun run_td(const TdRunSpec& spec, int threads, FeatureKernel kernel, const TdProgressFn& progress);
 
+// The checkpoint run_td writes, and its reader.  The reader treats the JSON as untrusted:
+// version, the configuration (`config_json` = to_json(config) must match), every field of
+// the learner (TdLearner::restore), the period records and seconds; the restored state must
+// write back exactly as read.  Throws InputError naming the field.
+nlohmann::json td_checkpoint_json(const nlohmann::json& config_json, const TdLearner& learner, const TdRun& run);
+void restore_td_checkpoint(const nlohmann::json& ck, const nlohmann::json& config_json, TdLearner& learner,
+                           TdRun& run);
+
 }  // namespace tb::td
