@@ -11,6 +11,8 @@ namespace tb::opt {
 namespace {
 
 using Json = nlohmann::json;
+// Counters read back are at most 2^62, so that adding a generation's work cannot overflow.
+constexpr std::int64_t kCountLimit = std::int64_t{1} << 62;
 
 // The per-generation records of a checkpoint or result: the columns csv() and the report read.
 void check_records(const Json& records, std::int64_t generations, const std::string& where) {
@@ -18,7 +20,7 @@ void check_records(const Json& records, std::int64_t generations, const std::str
     throw InputError(where + ": records must be an array of one record per generation");
   for (const Json& r : records) {
     for (const char* key : {"generation", "evaluations", "pieces", "games", "capped_games"})
-      json_integer(json_member(r, key, where + ": records"), 0, kInt64Max, where + ": records." + key);
+      json_integer(json_member(r, key, where + ": records"), 0, kCountLimit, where + ": records." + key);
     for (const char* key : {"best", "gen_best", "gen_mean", "spread", "seconds"}) {
       const Json& v = json_member(r, key, where + ": records");
       if (!(v.is_null() && std::string_view(key) == "best"))  // best is null before any generation
@@ -46,9 +48,9 @@ BlackboxCheckpoint restore_blackbox_checkpoint(const Json& j, const ExperimentCo
   const auto field = [&](const char* key) -> const Json& { return json_member(j, key, where + ": " + key); };
   if (field("version") != kCheckpointVersion) throw InputError(where + ": unknown version " + shown(field("version").dump()));
   BlackboxCheckpoint ck;
-  ck.pieces = json_integer(field("pieces"), 0, kInt64Max, where + ": pieces");
-  ck.games = json_integer(field("games"), 0, kInt64Max, where + ": games");
-  ck.generation = json_integer(field("generation"), 0, kInt64Max, where + ": generation");
+  ck.pieces = json_integer(field("pieces"), 0, kCountLimit, where + ": pieces");
+  ck.games = json_integer(field("games"), 0, kCountLimit, where + ": games");
+  ck.generation = json_integer(field("generation"), 0, kCountLimit, where + ": generation");
   ck.seconds = json_real(field("seconds"), 0, HUGE_VAL, where + ": seconds");
   ck.best_training = field("best_training").is_null()
                          ? -HUGE_VAL
@@ -78,9 +80,9 @@ void check_run_result(const Json& r, const ExperimentConfig& c, int spec_index, 
   const OptimizerSpec& spec = c.optimizers[static_cast<std::size_t>(spec_index)];
   if (field(r, "label") != spec.label || field(r, "optimizer") != spec.optimizer || field(r, "run") != run)
     throw InputError(where + ": it belongs to another entry or run (label, optimizer, run)");
-  const std::int64_t generations = json_integer(field(r, "generations"), 0, kInt64Max, where + ": generations");
-  json_integer(field(r, "pieces"), 0, kInt64Max, where + ": pieces");
-  json_integer(field(r, "games"), 0, kInt64Max, where + ": games");
+  const std::int64_t generations = json_integer(field(r, "generations"), 0, kCountLimit, where + ": generations");
+  json_integer(field(r, "pieces"), 0, kCountLimit, where + ": pieces");
+  json_integer(field(r, "games"), 0, kCountLimit, where + ": games");
   json_real(field(r, "seconds"), 0, HUGE_VAL, where + ": seconds");
   check_records(field(r, "records"), generations, where);
   if (!field(r, "stop_reasons").is_array()) throw InputError(where + ": stop_reasons must be an array");

@@ -12,7 +12,7 @@
 namespace tb::td {
 
 using Json = nlohmann::json;
-constexpr std::int64_t kGameLimit = std::int64_t{1} << 62;  // game indices in a state
+constexpr std::int64_t kGameLimit = std::int64_t{1} << 62;  // game indices and counters in a state
 
 double td_step(Eigen::VectorXd& w, Eigen::VectorXd& e, const Eigen::VectorXd& phi_t, double reward,
                const Eigen::VectorXd* phi_next, double alpha, double gamma, double lambda) {
@@ -237,7 +237,7 @@ Json TdLearner::state() const {
 void TdLearner::restore(const Json& j) {
   const auto member = [](const Json& o, const char* key) -> const Json& { return opt::json_member(o, key, key); };
   const auto count = [&](const Json& o, const char* key) {
-    return opt::json_integer(member(o, key), 0, kInt64Max, key);
+    return opt::json_integer(member(o, key), 0, kGameLimit, key);  // adding a step cannot overflow
   };
   if (member(j, "model") != model_->name()) throw InputError("model: the state is for another model");
   std::vector<double> w = opt::json_reals(member(j, "weights"), w_.size(), "weights");
