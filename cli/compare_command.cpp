@@ -132,6 +132,10 @@ opt::ExperimentConfig resume_folder(const std::string& dir, std::unique_ptr<Fold
   return c;
 }
 
+std::string run_folder(const std::string& dir, const opt::ExperimentConfig& c, int k, int r) {
+  return dir + "/runs/" + c.optimizers[static_cast<std::size_t>(k)].label + "/run-" + std::to_string(r);
+}
+
 // Runs scripts/report.py on the folder with an argument vector (no shell).  Returns its
 // exit status, or -1 if it could not be started or was killed.
 int run_report_script(const std::string& dir) {
@@ -165,6 +169,12 @@ int run_compare(const CompareOptions& o) {
     c = opt::parse_experiment(text, o.config);
     dir = new_folder(o, c, text, claim);
   }
+  // On resume, every run's saved state is checked before any run continues, so that a
+  // corrupt file is reported before work is done (not after the runs before it).
+  if (!o.resume.empty())
+    for (int k = 0; k < static_cast<int>(c.optimizers.size()); ++k)
+      for (int r = 0; r < c.runs; ++r)
+        opt::check_run_folder(c, k, r, run_folder(dir, c, k, r), kernel.kernel);
   if (!path_exists(dir + "/metadata.json"))
     write_file_atomically(dir + "/metadata.json", metadata(std::string(kernel.name), o.threads, c).dump(2));
   std::fprintf(stderr, "compare: %s -> %s\n", c.name.c_str(), dir.c_str());
@@ -188,7 +198,7 @@ int run_compare(const CompareOptions& o) {
   });
   for (int k = 0; k < static_cast<int>(c.optimizers.size()); ++k)
     for (int r = 0; r < c.runs; ++r) {
-      const std::string run_dir = dir + "/runs/" + c.optimizers[k].label + "/run-" + std::to_string(r);
+      const std::string run_dir = run_folder(dir, c, k, r);
       json result = opt::run_one(c, k, r, run_dir, o.threads, kernel.kernel, [&](const opt::RunProgress& p) {
         std::lock_guard lock(now_mutex);
         now = p;

@@ -78,8 +78,7 @@ struct Trained {
   std::vector<std::string> reasons;
 };
 
-Trained train_blackbox(const ExperimentConfig& c, const OptimizerSpec& spec, int spec_index, std::uint64_t seed,
-                       const fs::path& dir, int threads, FeatureKernel kernel, const ProgressFn& progress, int run) {
+OptimizerSetup run_setup(const ExperimentConfig& c, const OptimizerSpec& spec, int spec_index, std::uint64_t seed) {
   OptimizerSetup setup;
   setup.dim = find_feature_set(spec.features)->dimension(c.rules.geometry.width);
   setup.seed = stream_key(seed, static_cast<std::uint64_t>(spec_index) + 1);
@@ -88,6 +87,17 @@ Trained train_blackbox(const ExperimentConfig& c, const OptimizerSpec& spec, int
   setup.init_low = spec.init_low;
   setup.init_high = spec.init_high;
   setup.options = spec.options;
+  return setup;
+}
+
+td::TdConfig run_td_config(const ExperimentConfig& c, const OptimizerSpec& spec, int spec_index, std::uint64_t seed) {
+  return td::make_td_config(spec.optimizer, spec.features, spec.options, c.rules,
+                            stream_key(seed, static_cast<std::uint64_t>(spec_index) + 1));
+}
+
+Trained train_blackbox(const ExperimentConfig& c, const OptimizerSpec& spec, int spec_index, std::uint64_t seed,
+                       const fs::path& dir, int threads, FeatureKernel kernel, const ProgressFn& progress, int run) {
+  const OptimizerSetup setup = run_setup(c, spec, spec_index, seed);
   auto opt = make_optimizer(spec.optimizer, setup);
 
   Trained t;
@@ -159,11 +169,11 @@ Trained train_blackbox(const ExperimentConfig& c, const OptimizerSpec& spec, int
 }
 
 // A TD learner under the same budget: records every 1% of the budget (at least one step).
-Trained train_td(const ExperimentConfig& c, const OptimizerSpec& spec, std::uint64_t seed, const fs::path& dir,
-                 int threads, FeatureKernel kernel, const ProgressFn& progress, int run) {
+Trained train_td(const ExperimentConfig& c, const OptimizerSpec& spec, int spec_index, std::uint64_t seed,
+                 const fs::path& dir, int threads, FeatureKernel kernel, const ProgressFn& progress, int run) {
   if (c.budget_pieces <= 0) throw std::runtime_error("TD learner '" + spec.label + "' needs budget.pieces");
   td::TdRunSpec rs;
-  rs.config = td::make_td_config(spec.optimizer, spec.features, spec.options, c.rules, seed);
+  rs.config = run_td_config(c, spec, spec_index, seed);
   rs.budget_pieces = c.budget_pieces;
   rs.period_pieces = std::max<std::int64_t>(1, c.budget_pieces / 100);
   rs.checkpoint = (dir / "checkpoint.json").string();
@@ -206,6 +216,36 @@ std::uint64_t run_seed(const ExperimentConfig& c, int run) {
   return stream_key(c.seed, static_cast<std::uint64_t>(run));
 }
 
+void check_run_folder(const ExperimentConfig& c, int spec_index, int run, const std::string& dir_name,
+                      FeatureKernel kernel) {
+  const fs::path dir(dir_name);
+  if (const std::string file = (dir / "result.json").string(); path_exists(file)) {
+    check_run_result(read_json_file(file, "run result"), c, spec_index, run, "run result '" + file + "'");
+    return;
+  }
+  const std::string file = (dir / "checkpoint.json").string();
+  if (!path_exists(file)) return;
+  const OptimizerSpec& spec = c.optimizers[static_cast<std::size_t>(spec_index)];
+  const std::uint64_t seed = run_seed(c, run);
+  const Json ck = read_json_file(file, "checkpoint");
+  if (td::is_td_learner(spec.optimizer)) {
+    const td::TdConfig config = run_td_config(c, spec, spec_index, seed);
+    td::TdLearner learner(config, kernel);
+    td::TdRun restored;
+    try {
+      td::restore_td_checkpoint(ck, td::to_json(config), learner, restored);
+    } catch (const InputError& e) {
+      throw InputError("cannot resume from checkpoint '" + file + "': " + e.what());
+    }
+    if (learner.pieces() > c.budget_pieces)
+      throw InputError("checkpoint '" + file + "' is already past the budget of the config");
+  } else {
+    const OptimizerSetup setup = run_setup(c, spec, spec_index, seed);
+    restore_blackbox_checkpoint(ck, c, *make_optimizer(spec.optimizer, setup), setup.dim,
+                                "checkpoint '" + file + "'");
+  }
+}
+
 Json run_one(const ExperimentConfig& c, int spec_index, int run, const std::string& dir_name,
              int threads, FeatureKernel kernel, const ProgressFn& progress) {
   const fs::path dir(dir_name);
@@ -219,8 +259,7 @@ Json run_one(const ExperimentConfig& c, int spec_index, int run, const std::stri
   const OptimizerSpec& spec = c.optimizers[spec_index];
   const std::uint64_t seed = run_seed(c, run);
   Trained t = td::is_td_learner(spec.optimizer)
-                  ? train_td(c, spec, stream_key(seed, static_cast<std::uint64_t>(spec_index) + 1), dir, threads,
-                             kernel, progress, run)
+                  ? train_td(c, spec, spec_index, seed, dir, threads, kernel, progress, run)
                   : train_blackbox(c, spec, spec_index, seed, dir, threads, kernel, progress, run);
   Policy& final = t.policy;
   final.name = spec.label + "-run" + std::to_string(run);

@@ -29,6 +29,13 @@ using ProgressFn = std::function<void(const RunProgress&)>;
 // The training streams of run r are shared by every optimizer (common random numbers).
 std::uint64_t run_seed(const ExperimentConfig& c, int run);
 
+// Checks, without running anything, what a resumed run would read from its folder: the
+// result.json if there is one, else the checkpoint.json if there is one (run_checkpoint.h).
+// Throws InputError naming the file and field.  compare --resume calls it for every run
+// before any work.
+void check_run_folder(const ExperimentConfig& c, int spec_index, int run, const std::string& dir,
+                      FeatureKernel kernel);
+
 // Returns result.json's contents: label, run, pieces, games, generations, seconds,
 // stop_reasons, best_training, weights, records, held_out (one summary per board).
 nlohmann::json run_one(const ExperimentConfig& c, int spec_index, int run, const std::string& dir,

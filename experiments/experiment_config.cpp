@@ -98,10 +98,12 @@ nlohmann::json toml_to_json(const toml::node& n) {
     for (const auto& v : *a) j.push_back(toml_to_json(v));
     return j;
   }
-  if (auto v = n.value<std::int64_t>(); v && n.is_integer()) return *v;
-  if (auto v = n.value<double>()) return *v;
-  if (auto v = n.value<bool>()) return *v;
-  if (auto v = n.value<std::string>()) return *v;
+  // By the node's own type: value<int64_t>() on a float converts it, which is undefined
+  // behaviour for a float outside the int64 range.
+  if (auto v = n.as_integer()) return v->get();
+  if (auto v = n.as_floating_point()) return v->get();
+  if (auto v = n.as_boolean()) return v->get();
+  if (auto v = n.as_string()) return v->get();
   return nullptr;
 }
 
