@@ -30,7 +30,8 @@ struct Random {
   nlohmann::json state() const { return {{"key", rng.key}, {"counter", rng.counter}}; }
   void restore(const nlohmann::json& j) {
     // Unsigned integers only: a negative or fractional value would wrap or truncate.
-    if (!j.at("key").is_number_unsigned() || !j.at("counter").is_number_unsigned())
+    if (!j.is_object() || !j.contains("key") || !j.contains("counter") || !j["key"].is_number_unsigned() ||
+        !j["counter"].is_number_unsigned())
       throw std::invalid_argument("bad random state: key and counter must be integers in [0, 2^64 - 1]");
     rng.key = j.at("key").get<std::uint64_t>();
     rng.counter = j.at("counter").get<std::uint64_t>();
