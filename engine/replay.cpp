@@ -290,7 +290,10 @@ Replay parse_replay(std::string_view text, std::string_view origin) {
     const std::string_view line = trim(raw);
     if (!line.empty() && line.front() != '#') parser.line(line_no, line);
   }
-  return parser.finish(line_no == 0 ? 1 : line_no);
+  Replay r = parser.finish(line_no == 0 ? 1 : line_no);
+  // Whatever parses must write back (a carriage return inside a value would not).
+  if (auto e = format_problem(r); !e.empty()) throw ReplayError(std::string(origin) + ": " + e);
+  return r;
 }
 
 std::uint64_t board_hash(const Board& b, int width) {

@@ -541,3 +541,16 @@ TEST(Render, GifLzwSurvivesDictionaryResets) {
 
 }  // namespace
 }  // namespace tb
+
+// Found by fuzzing: a carriage return inside a value parsed, but the writer refused it.
+// Whatever parses must write back, so the reader refuses it too (CRLF line ends still read).
+TEST(ReplayFormat, ReaderRefusesACarriageReturnInsideAValue) {
+  const std::string rules_cr =
+      "tetrisbench-replay 1\nrules research\rx\nboard 10x20\nseed 1\ngame 0\npolicy bcts\n"
+      "outcome lines 0 pieces 0 over no hash 0000000000000000\nend 0\n";
+  EXPECT_THROW(tb::parse_replay(rules_cr, "cr"), tb::ReplayError);
+  const std::string input_cr =
+      "tetrisbench-replay 1\nrules research\nboard 10x20\nseed 1\ngame 0\npolicy bcts\n"
+      "outcome lines 0 pieces 1 over no hash 0000000000000000\nm O000\ni L\rR H\nend 1\n";
+  EXPECT_THROW(tb::parse_replay(input_cr, "cr"), tb::ReplayError);
+}
