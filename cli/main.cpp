@@ -143,7 +143,7 @@ void add_learn(CLI::App& app, tb::LearnOptions& o, LearnFlags& f) {
                   ->default_str(""), "lambda"},
              {tb::add_number(cmd, "--epsilon", f.epsilon, 0.0, 1.0, "Exploration probability (default 0; ntuple 0.01)")
                   ->default_str(""), "epsilon"},
-             {tb::add_number(cmd, "--games-per-step", f.games_per_step, 1, static_cast<int>(L::kMaxTdStepSize),
+             {tb::add_number(cmd, "--games-per-step", f.games_per_step, 1, 4096,
                              "Games advanced in parallel per update (default 8)")->default_str(""),
               "games_per_step"},
              {tb::add_number(cmd, "--pieces-per-step", f.pieces_per_step, 1, static_cast<int>(L::kMaxTdStepSize),

@@ -30,7 +30,9 @@ CLI::Option* add_number(CLI::App* cmd, const std::string& flag, T& value, T lo, 
   std::string shown;
   if constexpr (std::is_floating_point_v<T>) shown = CLI::detail::to_string(value);
   else shown = std::to_string(value);
-  return cmd->add_option_function<std::string>(flag, parse, help + "; range " + range)->default_str(shown);
+  return cmd->add_option_function<std::string>(flag, parse, help + "; range " + range)
+      ->type_name(std::is_floating_point_v<T> ? "NUMBER" : "INT")
+      ->default_str(shown);
 }
 
 }  // namespace tb
