@@ -84,6 +84,8 @@ void check_run_result(const Json& r, const ExperimentConfig& c, int spec_index, 
   json_integer(field(r, "pieces"), 0, kCountLimit, where + ": pieces");
   json_integer(field(r, "games"), 0, kCountLimit, where + ": games");
   json_real(field(r, "seconds"), 0, HUGE_VAL, where + ": seconds");
+  if (!field(r, "best_training").is_null())
+    json_real(field(r, "best_training"), -HUGE_VAL, HUGE_VAL, where + ": best_training");
   check_records(field(r, "records"), generations, where);
   if (!field(r, "stop_reasons").is_array()) throw InputError(where + ": stop_reasons must be an array");
   for (const Json& s : field(r, "stop_reasons"))
