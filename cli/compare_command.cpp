@@ -43,7 +43,6 @@ std::string utc_now(const char* format) {
   return buf;
 }
 
-constexpr std::size_t kMaxConfigBytes = std::size_t{1} << 20;
 constexpr const char* kLockName = ".tetrisbench.lock";
 
 // The experiment as parsed is kept in metadata.json, so that a config.toml edited between a
@@ -165,7 +164,7 @@ int run_compare(const CompareOptions& o) {
     dir = o.resume;
     c = resume_folder(dir, claim);
   } else {
-    const std::string text = read_input_file(o.config, "config", kMaxConfigBytes);
+    const std::string text = read_input_file(o.config, "config", opt::kMaxConfigBytes);
     c = opt::parse_experiment(text, o.config);
     dir = new_folder(o, c, text, claim);
   }

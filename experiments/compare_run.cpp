@@ -79,14 +79,8 @@ struct Trained {
 };
 
 OptimizerSetup run_setup(const ExperimentConfig& c, const OptimizerSpec& spec, int spec_index, std::uint64_t seed) {
-  OptimizerSetup setup;
-  setup.dim = find_feature_set(spec.features)->dimension(c.rules.geometry.width);
+  OptimizerSetup setup = entry_setup(c, spec);
   setup.seed = stream_key(seed, static_cast<std::uint64_t>(spec_index) + 1);
-  setup.x0 = Vector::Zero(setup.dim);  // learning from all-zero weights
-  setup.sigma0 = spec.sigma0;
-  setup.init_low = spec.init_low;
-  setup.init_high = spec.init_high;
-  setup.options = spec.options;
   return setup;
 }
 

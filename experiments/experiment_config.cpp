@@ -18,7 +18,6 @@ namespace tb::opt {
 namespace {
 
 constexpr int kMaxFitnessGames = 100'000;
-constexpr std::size_t kMaxConfigBytes = std::size_t{1} << 20;
 
 // Reads keys of one table, rejecting keys it does not know.
 class Table {
@@ -125,16 +124,9 @@ void read_rules(Table t, ExperimentConfig& c) {
 // so an unknown, mistyped, zero, NaN or infinite option is a config error before any run
 // starts; its first generation must fit in the game limit.
 void check_optimizer(const OptimizerSpec& s, const ExperimentConfig& c, Table& t) {
-  OptimizerSetup setup;
-  setup.dim = find_feature_set(s.features)->dimension(c.rules.geometry.width);
-  setup.x0 = Vector::Zero(setup.dim);
-  setup.sigma0 = s.sigma0;
-  setup.init_low = s.init_low;
-  setup.init_high = s.init_high;
-  setup.options = s.options;
   std::int64_t lambda = 0;
   try {
-    lambda = make_optimizer(s.optimizer, setup)->ask().cols();
+    lambda = make_optimizer(s.optimizer, entry_setup(c, s))->ask().cols();
   } catch (const std::exception& e) {
     t.fail("options", e.what());
   }
@@ -271,6 +263,17 @@ ExperimentConfig parse_experiment(const std::string& text, const std::string& or
   }
   top.reject_unknown();
   return c;
+}
+
+OptimizerSetup entry_setup(const ExperimentConfig& c, const OptimizerSpec& s) {
+  OptimizerSetup setup;
+  setup.dim = find_feature_set(s.features)->dimension(c.rules.geometry.width);
+  setup.x0 = Vector::Zero(setup.dim);  // learning from all-zero weights
+  setup.sigma0 = s.sigma0;
+  setup.init_low = s.init_low;
+  setup.init_high = s.init_high;
+  setup.options = s.options;
+  return setup;
 }
 
 ExperimentConfig load_experiment(const std::string& path) {

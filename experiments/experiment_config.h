@@ -1,6 +1,7 @@
 // An optimizer-comparison experiment, read from TOML (docs/experiments.md has every key).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -46,6 +47,14 @@ struct ExperimentConfig {
   std::vector<double> targets;           // line counts for the runtime-to-target tables
   std::vector<OptimizerSpec> optimizers;
 };
+
+// A config file is read up to this size.
+inline constexpr std::size_t kMaxConfigBytes = std::size_t{1} << 20;
+
+struct OptimizerSetup;  // optimizer.h
+// The setup of a black-box entry's optimizer: its dimension on the training board, all-zero
+// start, sigma0, init box and options; the caller sets the seed.
+OptimizerSetup entry_setup(const ExperimentConfig& c, const OptimizerSpec& s);
 
 struct ConfigError : InputError {
   using InputError::InputError;

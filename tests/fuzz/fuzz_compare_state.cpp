@@ -60,14 +60,7 @@ const ExperimentConfig& experiment() {
 }
 
 std::unique_ptr<Optimizer> build(const OptimizerSpec& s, const ExperimentConfig& c) {
-  OptimizerSetup setup;
-  setup.dim = tb::find_feature_set(s.features)->dimension(c.rules.geometry.width);
-  setup.x0 = Vector::Zero(setup.dim);
-  setup.sigma0 = s.sigma0;
-  setup.init_low = s.init_low;
-  setup.init_high = s.init_high;
-  setup.options = s.options;
-  return make_optimizer(s.optimizer, setup);
+  return make_optimizer(s.optimizer, entry_setup(c, s));
 }
 
 void checkpoint(const Json& j, const ExperimentConfig& c) {
