@@ -28,7 +28,7 @@ using namespace tb;
 
 constexpr int kWidth = 10;
 constexpr int kBlock = 64;
-// The board features of the bcts set (engine/feature_set.cpp): what its evaluator requests.
+// The board features of the bcts set (engine/policy/feature_set.cpp): what its evaluator requests.
 constexpr std::uint32_t kBctsGroups = G_ROW_TRANSITIONS | G_COL_TRANSITIONS | G_HOLES | G_WELLS |
                                       G_HOLE_DEPTH | G_ROWS_WITH_HOLES;
 

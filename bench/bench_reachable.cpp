@@ -1,4 +1,4 @@
-// BM_Reachable[_simple]/<H>: one find_reachable call per iteration (engine/reachable.h), on
+// BM_Reachable[_simple]/<H>: one find_reachable call per iteration (engine/moves/reachable.h), on
 // the 10xH corpus boards with each of the 7 pieces in turn.  The board gets 2 hidden rows
 // above its H and pieces spawn on row H, as the Guideline does on 10x20.  items/s = calls;
 // placements/s = placements found.

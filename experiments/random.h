@@ -1,4 +1,4 @@
-// Random numbers for optimizers: a counter-based stream (engine/rng.h), so the whole
+// Random numbers for optimizers: a counter-based stream (engine/core/rng.h), so the whole
 // generator state is two integers and serializes exactly.  Normal draws use Box-Muller
 // without caching the second value, so there is no hidden state.
 #pragma once

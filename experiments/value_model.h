@@ -3,7 +3,7 @@
 //   LinearModel: a named feature set of board features (td44, bertsekas), read from the
 //                feature-kernel slots of a CandidateBlock, so the learner sees exactly the
 //                features the engine's evaluator sees.  Every weight is active.
-//   NTupleModel: the n-tuple network of engine/ntuple.h; one active weight per tuple, value 1.
+//   NTupleModel: the n-tuple network of engine/policy/ntuple.h; one active weight per tuple, value 1.
 // Either turns its weights into a Policy with `reward lines`, which `tetrisbench play`
 // plays with the learner's rating r + V(s') (except that play rates a game-ending placement
 // -infinity where the learner rates it r).

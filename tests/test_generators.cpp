@@ -1,5 +1,5 @@
 // Piece generators and the counter-based RNG (../shared/RULES.md "Piece generators";
-// engine/rng.h and engine/piece_stream.h document the algorithms).
+// engine/core/rng.h and engine/core/piece_stream.h document the algorithms).
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// The n-tuple network (engine/ntuple.h): its indices against a cell-by-cell reference on
+// The n-tuple network (engine/policy/ntuple.h): its indices against a cell-by-cell reference on
 // hand-made and random boards, the table layout, its weights file (round trip and every
 // error), and play through the NTupleEvaluator.
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // Policies: the built-in reference weights (../shared/RULES.md "Named feature sets and
-// reference weights"), the weight file format (engine/policy.h) and its errors.
+// reference weights"), the weight file format (engine/policy/policy.h) and its errors.
 #include <gtest/gtest.h>
 
 #include <algorithm>

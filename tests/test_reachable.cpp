@@ -1,7 +1,7 @@
-// Move-reachable placements (engine/reachable.h, docs/srs.md "Reachable placements").
+// Move-reachable placements (engine/moves/reachable.h, docs/srs.md "Reachable placements").
 //
 // The fast search is checked against the drop model on empty boards, against hand-made
-// spins, and against a naive breadth-first search over engine/srs.h Playfield moves on random
+// spins, and against a naive breadth-first search over engine/moves/srs.h Playfield moves on random
 // boards with overhangs; every stored input sequence is replayed through the Playfield.
 #include <gtest/gtest.h>
 

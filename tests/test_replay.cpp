@@ -1,4 +1,4 @@
-// Replay files (engine/replay.h, docs/replay-format.md) and board pictures (cli/render.h):
+// Replay files (engine/replay/replay.h, docs/replay-format.md) and board pictures (cli/render.h):
 // exact round trips, one-line errors with the line number, truncation, the colored board
 // against the engine's drop(), and PNG and GIF files read back with libpng and our own LZW
 // decoder.

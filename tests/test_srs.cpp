@@ -1,4 +1,4 @@
-// The SRS playable core (engine/srs.h, docs/srs.md): rotation states, spawn, wall kicks, the
+// The SRS playable core (engine/moves/srs.h, docs/srs.md): rotation states, spawn, wall kicks, the
 // simplified kicks of article 3, and operations that fail without changing anything.
 //
 // Every expectation is drawn by hand from the Tetris Guideline SRS tables

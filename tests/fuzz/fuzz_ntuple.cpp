@@ -1,4 +1,4 @@
-// Fuzz target: n-tuple network files ("tetrisbench-ntuple 1", engine/ntuple_file.h).
+// Fuzz target: n-tuple network files ("tetrisbench-ntuple 1", engine/policy/ntuple_file.h).
 //
 // Whatever parse_ntuple_policy accepts, format_ntuple_policy (and format_policy, which
 // dispatches to it) must write back as a file that parses to the same network: the same

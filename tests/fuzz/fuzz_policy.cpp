@@ -1,4 +1,4 @@
-// Fuzz target: linear policy files ("tetrisbench-policy 1", engine/policy.h).
+// Fuzz target: linear policy files ("tetrisbench-policy 1", engine/policy/policy.h).
 //
 // Whatever parse_policy accepts, format_policy must write back as a file that parses to the
 // same policy: the same name, feature set, rules, source and reward, and bit-identical

@@ -1,4 +1,4 @@
-// Fuzz target: replay files ("tetrisbench-replay 1", engine/replay.h).
+// Fuzz target: replay files ("tetrisbench-replay 1", engine/replay/replay.h).
 //
 // Whatever parse_replay accepts, format_replay must write without complaint (it refuses only
 // what the parser would reject), and that text must parse to an equal Replay and format to

@@ -76,7 +76,7 @@ inline void compute_features(CandidateBlock& block, FeatureKernel kernel, int ke
 
 // Fills `block` with every drop placement of `piece` on `board`: the same boards and moves as
 // drop() (placement.h), which stays the one-board reference (tests/test_materialize.cpp).
-// Placements that carry their row (reachable ones): engine/materialize_rows.h.
+// Placements that carry their row (reachable ones): engine/search/materialize_rows.h.
 void materialize(CandidateBlock& block, const Board& board, Piece piece, Geometry g,
                  Overflow overflow, PlyCarry carry = {});
 

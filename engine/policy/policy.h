@@ -1,5 +1,5 @@
 // A policy: a named feature set and one weight per feature value (a linear evaluation), or an
-// n-tuple network (engine/ntuple.h).  Either may add the lines cleared by the move to its
+// n-tuple network (engine/policy/ntuple.h).  Either may add the lines cleared by the move to its
 // rating (`reward lines`): then the evaluation is an afterstate value, as TD learning makes.
 //
 // Weight file format, version 1 (docs/policy-format.md).  One `key value...` per line, `#`
@@ -12,7 +12,7 @@
 //   weights -12.629 6.601974 ...
 //   end
 // Optional: `reward lines`.  N-tuple networks have their own file, "tetrisbench-ntuple 1"
-// (engine/ntuple_file.h); load_policy() reads both.
+// (engine/policy/ntuple_file.h); load_policy() reads both.
 #pragma once
 
 #include <memory>

@@ -1,5 +1,5 @@
 // Candidate blocks of placements that carry their lock row (Placement::row): move-reachable
-// placements (engine/reachable.h), and the second ply of a pair rated without clearing lines
+// placements (engine/moves/reachable.h), and the second ply of a pair rated without clearing lines
 // between the plies (article 4; Rules::clear_between_plies).  The same CandidateBlock as
 // materialize() (evaluator.h) fills for the drop model, so every evaluator, policy and
 // optimizer works on them unchanged.  A plain loop: these are not the research hot path.
@@ -26,7 +26,7 @@ void materialize_rows(CandidateBlock& block, const Board& board, const Placement
 
 // Placements [first, first + kBlockCapacity) of `set`, the reachable placements of set.piece
 // on `board`, in set order; returns how many (0 when first >= set.count).  A piece with more
-// placements than one block holds is evaluated block by block (engine/search.cpp).
+// placements than one block holds is evaluated block by block (engine/search/search.cpp).
 int materialize_reachable(CandidateBlock& block, const Board& board, const ReachableSet& set, int first,
                           Geometry g, Overflow overflow, PlyCarry carry = {},
                           const UnclearedPair* pair = nullptr);

@@ -1,7 +1,7 @@
 // The n-tuple network weights file, version 1 (docs/policy-format.md):
 //   tetrisbench-ntuple 1
 //   name ntuple-run0
-//   layout v1          # engine/ntuple.h
+//   layout v1          # engine/policy/ntuple.h
 //   board 10x10        # the network's board; it plays no other
 //   rules research
 //   source ...

@@ -1,5 +1,5 @@
 // Choosing a move (RULES "Choosing a move"): greedy, or 2-ply with the next piece known, over
-// the placements of the rule set's model (drop, or move-reachable: engine/reachable.h).
+// the placements of the rule set's model (drop, or move-reachable: engine/moves/reachable.h).
 //
 // Ratings: a placement that ends the game is -infinity.  In 2-ply, a first placement is rated
 // by its best follow-up; when every follow-up ends the game (or the next piece cannot spawn)

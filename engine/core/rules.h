@@ -1,5 +1,5 @@
 // The rule set a game is played under (RULES.md, docs/rules.md "Rule sets").  Three named
-// presets (engine/rule_sets.h): `research`, the default of every field; `guideline` (SRS,
+// presets (engine/core/rule_sets.h): `research`, the default of every field; `guideline` (SRS,
 // move-reachable placements, hidden rows, block-out and lock-out); `lee` (article 4).  Any
 // field that differs from its preset is a named variant and appears in the rule-set name.
 #pragma once
@@ -16,9 +16,9 @@ namespace tb {
 enum class Overflow : std::uint8_t { strict, clear_first, lock_out, hidden_rows };
 enum class Generator : std::uint8_t { uniform, bag7 };  // RULES "Piece generators"
 // drop: RULES "Placement model `drop`"; reachable: every lock position a sequence of inputs
-// reaches from the spawn (engine/reachable.h).
+// reaches from the spawn (engine/moves/reachable.h).
 enum class PlacementModel : std::uint8_t { drop, reachable };
-// The kick lists of reachable placements (engine/srs.h).
+// The kick lists of reachable placements (engine/moves/srs.h).
 enum class RotationSystem : std::uint8_t { srs, simple };
 enum class RuleSet : std::uint8_t { research, guideline, lee, RULE_SET_NB };
 
@@ -36,7 +36,7 @@ struct Rules {
 };
 
 // "research", "research+bag7+clear-first+lookahead1", "guideline+lookahead1", "lee": the
-// preset, then every field that differs from it (engine/rule_sets.cpp has the tokens).
+// preset, then every field that differs from it (engine/core/rule_sets.cpp has the tokens).
 std::string rule_set_name(const Rules& r);
 const char* to_string(Overflow o);
 const char* to_string(Generator g);

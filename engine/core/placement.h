@@ -18,7 +18,7 @@ inline constexpr std::uint8_t kDropRow = 255;
 // Layout (4 bytes): piece (3 bits used), orientation index into kShapes[piece], column of the
 // piece's leftmost cell, and row: kDropRow for a `drop` placement (it falls straight down and
 // rests on the stack), else the row of the piece's lowest cell where it locks (a move-reachable
-// placement, which may rest under an overhang; engine/reachable.h).  generate_drops() writes
+// placement, which may rest under an overhang; engine/moves/reachable.h).  generate_drops() writes
 // kDropRow, so the drop model and its enumeration order are unchanged.
 struct Placement {
   std::uint8_t piece;
