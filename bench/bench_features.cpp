@@ -20,6 +20,7 @@
 
 #include "corpus.h"
 #include "evaluator.h"
+#include "materialize.h"
 #include "kernel_variants.h"
 
 namespace {
@@ -76,7 +77,7 @@ std::vector<int> slots_of(std::uint32_t groups, int W) {
   const std::pair<FeatureGroup, std::pair<int, int>> vectors[] = {
       {G_HEIGHTS, {SLOT_HEIGHT, W}},        {G_DIFFS, {SLOT_DIFF, W - 1}},
       {G_COL_HOLES, {SLOT_COL_HOLES, W}},   {G_COL_WELLS, {SLOT_COL_WELLS, W}},
-      {G_ROW_FILL, {SLOT_ROW_FILL, 5}}};
+      {G_ROW_FILL, {SLOT_ROW_FILL, kRowFillBuckets}}};
   for (const auto& [group, range] : vectors)
     if (groups & group)
       for (int i = 0; i < range.second; ++i) slots.push_back(range.first + i);

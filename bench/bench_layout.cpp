@@ -1,4 +1,5 @@
-// BM_Layout_<layout>/<H>: the board layout decision (DESIGN "Data, not objects"), W = 10.
+// BM_Layout_<layout>/<H>: the board layout decision (docs/decisions.md "Column-major board
+// words"), W = 10.
 // One iteration = one corpus board: every drop placement of its current piece, the board after
 // drop and line clears, and the 6 Dellacherie features as integers (landing height doubled).
 // items/s = placements evaluated.
@@ -23,6 +24,7 @@
 
 #include "corpus.h"
 #include "evaluator.h"
+#include "materialize.h"
 #include "kernel_variants.h"
 
 namespace {
@@ -129,7 +131,8 @@ struct Values {
   v.f = {v.f[0], v.f[1], row_t, col_t, agg - filled, wells};
 }
 
-// Drop, lock, clear (RULES `strict` overflow: a piece above H ends the game, no clears), features.
+// Drop, lock, clear (`strict` overflow, docs/rules.md: a piece above H ends the game, no clears),
+// features.
 [[gnu::always_inline]] inline void place(const RowBoard& base, int top, const RowPiece& o, int x, int W,
                                          int H, Values& v) {
   int y = 0;
@@ -165,9 +168,10 @@ struct Values {
   board_features(b, W, H, top, v);
 }
 
-// One decision's evaluation, in generate_drops order.  Built like materialize() (evaluator.cpp).
-__attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-int evaluate_rows(const RowBoard& base, Piece p, int W, int H, Values* out) {
+// One decision's evaluation, in generate_drops order.  Built like materialize()
+// (engine/search/materialize.cpp): one entry point per instruction-set level, the best this CPU
+// runs picked once.
+[[gnu::always_inline]] inline int evaluate_rows_body(const RowBoard& base, Piece p, int W, int H, Values* out) {
   int top = 0;
   for (int c = 0; c < W; ++c) top = std::max<int>(top, base.heights[c]);
   int n = 0;
@@ -175,6 +179,20 @@ int evaluate_rows(const RowBoard& base, Piece p, int W, int H, Values* out) {
   for (int k = 0; k < s.count; ++k)
     for (int x = 0; x + s.o[k].width <= W; ++x) place(base, top, s.o[k], x, W, H, out[n++]);
   return n;
+}
+__attribute__((target("arch=x86-64-v4"))) int evaluate_rows_v4(const RowBoard& b, Piece p, int W, int H, Values* out) {
+  return evaluate_rows_body(b, p, W, H, out);
+}
+__attribute__((target("arch=x86-64-v3"))) int evaluate_rows_v3(const RowBoard& b, Piece p, int W, int H, Values* out) {
+  return evaluate_rows_body(b, p, W, H, out);
+}
+int evaluate_rows_v2(const RowBoard& b, Piece p, int W, int H, Values* out) { return evaluate_rows_body(b, p, W, H, out); }
+
+int evaluate_rows(const RowBoard& base, Piece p, int W, int H, Values* out) {
+  static const auto best = __builtin_cpu_supports("x86-64-v4")   ? evaluate_rows_v4
+                           : __builtin_cpu_supports("x86-64-v3") ? evaluate_rows_v3
+                                                                 : evaluate_rows_v2;
+  return best(base, p, W, H, out);
 }
 
 // ---- Column-major: the engine's own path -----------------------------------------------------

@@ -3,7 +3,7 @@
 // above its H and pieces spawn on row H, as the Guideline does on 10x20.  items/s = calls;
 // placements/s = placements found.
 //
-// Before timing: on an empty board every piece must give the RULES "Pieces" drop counts, and
+// Before timing: on an empty board every piece must give the drop counts of docs/rules.md, and
 // on the first kChecked corpus boards every placement must be free, resting, and where its
 // input sequence, replayed through the Playfield, locks the piece.
 #include <benchmark/benchmark.h>
@@ -49,7 +49,7 @@ std::string check_placement(const Board& b, Geometry g, int spawn_row, RotationS
 }
 
 std::string check(const Corpus& corpus, Geometry g, int spawn_row, RotationSystem rs) {
-  constexpr int kEmptyCounts[PIECE_NB] = {17, 9, 34, 17, 17, 34, 34};  // RULES "Pieces", W = 10
+  constexpr int kEmptyCounts[PIECE_NB] = {17, 9, 34, 17, 17, 34, 34};  // docs/rules.md, W = 10
   auto set = std::make_unique<ReachableSet>();
   for (int p = 0; p < PIECE_NB; ++p)
     if (find_reachable(Board{}, g, static_cast<Piece>(p), spawn_row, rs, *set) != kEmptyCounts[p])

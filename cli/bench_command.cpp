@@ -1,85 +1,249 @@
 #include "bench_command.h"
 
+#include <array>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string_view>
 #include <vector>
 
+#include "fnv1a.h"
+#include "ntuple.h"
 #include "parallel_play.h"
-#include "play_command.h"
+#include "cli_common.h"
+#include "rng.h"
+#include "rule_sets.h"
 
 namespace tb {
 namespace {
 
+// The groups, in signature order.  research must stay first and unchanged: its digest is the
+// one signature of the earlier single-workload bench, and the perf gate measures it.
+constexpr std::array<std::string_view, 5> kGroups = {"research", "guideline", "lee", "ntuple", "noise"};
+
+// The built-in n-tuple networks (bench_network below).
+constexpr std::string_view kShapedNet = "ntuple-shaped";
+constexpr std::string_view kRandomNet = "ntuple-random";
+
 struct Workload {
-  const char* policy;
+  std::string_view policy;  // a built-in policy name, or kShapedNet / kRandomNet
   Rules rules;
   std::int64_t games;
   std::int64_t max_pieces;
+  double tie_noise = 0.0;
 };
 
-// About 60,000 pieces: a second with the reference kernel, milliseconds with SIMD.
-std::vector<Workload> workload() {
-  auto rules = [](int w, int h, Generator gen, Overflow over, int lookahead) {
-    Rules r;
-    r.geometry = {w, h};
-    r.generator = gen;
-    r.overflow = over;
-    r.lookahead = lookahead;
-    return r;
-  };
-  const auto U = Generator::uniform, B = Generator::bag7;
-  const auto S = Overflow::strict, C = Overflow::clear_first;
-  return {
-      {"dellacherie", rules(10, 10, U, S, 0), 8, 2000},
-      {"bcts", rules(10, 20, U, S, 0), 2, 5000},
-      {"dt20", rules(10, 10, B, C, 0), 8, 1500},
-      {"eltetris", rules(8, 12, U, S, 0), 4, 1500},
-      {"article3", rules(6, 8, B, S, 0), 16, 400},
-      {"lee", rules(10, 10, U, S, 1), 2, 300},
-      {"bcts", rules(16, 24, U, C, 1), 1, 150},
-  };
+Rules research(int w, int h, Generator gen, Overflow over, int lookahead) {
+  Rules r;
+  r.geometry = {w, h};
+  r.generator = gen;
+  r.overflow = over;
+  r.lookahead = lookahead;
+  return r;
 }
 
-struct Fnv1a {
-  std::uint64_t h = 0xcbf29ce484222325ull;
-  void add(std::uint64_t v) {
-    for (int i = 0; i < 8; ++i, v >>= 8) h = (h ^ (v & 0xff)) * 0x100000001b3ull;
+Rules preset(RuleSet s, int lookahead) {
+  Rules r = rule_set(s);
+  r.lookahead = lookahead;
+  return r;
+}
+
+// Group g's workloads.  research: 43,679 pieces, a few seconds with the reference kernel, tens
+// of milliseconds with SIMD.  The other four: about 17,000 pieces, 0.12 s of CPU on one thread
+// with avx512, 0.2 s with scalar, 2 s with the reference kernel (mostly lee's 2-ply games).
+std::vector<Workload> workloads(std::size_t group) {
+  const auto U = Generator::uniform, B = Generator::bag7;
+  const auto S = Overflow::strict, C = Overflow::clear_first;
+  const Rules guideline = preset(RuleSet::guideline, 0), guideline2 = preset(RuleSet::guideline, 1);
+  const Rules lee = preset(RuleSet::lee, 1);
+  switch (group) {
+    case 0:
+      return {
+          {"dellacherie", research(10, 10, U, S, 0), 8, 2000},
+          {"bcts", research(10, 20, U, S, 0), 2, 5000},
+          {"dt20", research(10, 10, B, C, 0), 8, 1500},
+          {"eltetris", research(8, 12, U, S, 0), 4, 1500},
+          {"article3", research(6, 8, B, S, 0), 16, 400},
+          {"lee", research(10, 10, U, S, 1), 2, 300},
+          {"bcts", research(16, 24, U, C, 1), 1, 150},
+      };
+    case 1:
+      return {
+          {"bcts", guideline, 4, 600},
+          {"eltetris", guideline, 2, 300},
+          {"dellacherie", guideline2, 2, 60},
+          {kRandomNet, guideline, 8, 0},  // games that end (block-out or lock-out)
+      };
+    case 2:
+      return {
+          {"lee", lee, 2, 600},
+          {"dellacherie", lee, 2, 250},
+          {kRandomNet, lee, 4, 0},  // games that end (a block in the hidden rows)
+      };
+    case 3:
+      return {
+          {kShapedNet, research(10, 10, U, S, 0), 8, 600},
+          {kShapedNet, research(10, 10, B, C, 1), 1, 150},
+          {kRandomNet, research(8, 12, U, S, 0), 16, 0},
+          {kShapedNet, guideline, 2, 300},
+      };
+    default:  // noise below the smallest rating gap only breaks ties; larger noise changes moves
+      return {
+          {"dellacherie", research(10, 10, U, S, 0), 8, 1000, 1e-3},
+          {"bcts", research(10, 10, B, S, 1), 1, 200, 4},
+          {"bcts", guideline, 4, 400, 3},
+          {"dellacherie", guideline2, 1, 40, 1e-3},
+      };
   }
-};
+}
+
+constexpr std::uint64_t kBenchSeed = 20261129;
+
+// Run seed of item `item` of group `group`: research keeps its original seeds.
+std::uint64_t workload_seed(std::size_t group, int item) { return kBenchSeed + 100 * group + static_cast<std::uint64_t>(item); }
+
+// A fixed n-tuple network on board g (layout v1, engine/policy/ntuple.h), made in code so that
+// the bench reads nothing from disk.  Every weight is (shape * s + n) / 16, where s is a
+// hand-made value in sixteenths and n a draw in [-8, 8] of a CounterRng stream keyed by the
+// board: so every sum is exact and ties between placements happen (the tie rule is exercised).
+//   profile[c] (d0, d1, d2, m): s = -16 (|d0| + |d1| + |d2|) - 8 m   (d: the clipped height
+//                               differences in [-3, 3]; m: the highest of the 4 columns)
+//   surface[c] (12 cells):      s = -32 per empty cell under a filled one in its column
+//   holes (holes, m):           s = -64 holes - 8 m
+// kShapedNet (shape 1) plays a modest game (about 130 pieces on 10x10) and takes the lines
+// cleared as a reward; kRandomNet (shape 0) is the noise alone, a weak player whose games end
+// within a few dozen pieces (so the game-over rules of each rule set are exercised).
+Policy bench_network(std::string_view which, Geometry g) {
+  const bool shaped = which == kShapedNet;
+  auto net = std::make_shared<NTupleNetwork>(g);
+  CounterRng rng{stream_key(kBenchSeed, (static_cast<std::uint64_t>(g.width) << 16) | (static_cast<std::uint64_t>(g.height) << 8) |
+                                           static_cast<std::uint64_t>(g.hidden))};
+  const int levels = g.height + 1, profiles = g.width - 3, surfaces = g.width - 2;
+  std::vector<double>& w = net->weights();
+  for (int t = 0; t < net->tuple_count(); ++t) {
+    const std::uint32_t base = net->table_offset(t);
+    for (std::uint32_t i = 0; i < net->table_size(t); ++i) {
+      int s = 0;
+      if (t < profiles) {
+        const int m = static_cast<int>(i) % levels, d = static_cast<int>(i) / levels;
+        s = -16 * (std::abs(d / 49 - 3) + std::abs(d / 7 % 7 - 3) + std::abs(d % 7 - 3)) - 8 * m;
+      } else if (t < profiles + surfaces) {
+        for (int col = 0; col < 3; ++col) {
+          bool above = false;  // a filled cell higher in this column
+          for (int row = 3; row >= 0; --row) {
+            const bool filled = (i >> (4 * col + row)) & 1;
+            if (!filled && above) s -= 32;
+            above = above || filled;
+          }
+        }
+      } else {
+        s = -64 * (static_cast<int>(i) / levels) - 8 * (static_cast<int>(i) % levels);
+      }
+      const int n = static_cast<int>(rng.below(17)) - 8;
+      w[base + i] = static_cast<double>((shaped ? s : 0) + n) / 16.0;
+    }
+  }
+  Policy p;
+  p.name = std::string(which);
+  p.network = std::move(net);
+  p.reward_lines = shaped;
+  p.rules = "research";
+  p.source = "tetrisbench bench, built in";
+  return p;
+}
+
+Policy workload_policy(const Workload& w) {
+  if (w.policy == kShapedNet || w.policy == kRandomNet) return bench_network(w.policy, w.rules.geometry);
+  return load_policy(w.policy);
+}
+
+// The suite's groups: one name, or all of them.
+std::vector<std::size_t> suite_groups(const std::string& suite) {
+  std::vector<std::size_t> out;
+  for (std::size_t g = 0; g < kGroups.size(); ++g)
+    if (suite == "all" || suite == kGroups[g]) out.push_back(g);
+  if (out.empty())
+    throw UsageError("unknown --suite '" + suite + "' (research, guideline, lee, ntuple, noise or all)");
+  return out;
+}
+
+std::string workload_text(const Workload& w) {
+  char line[200];
+  std::snprintf(line, sizeof line, "%-13s %2dx%-2d %-38s %2lld games", std::string(w.policy).c_str(),
+                w.rules.geometry.width, w.rules.geometry.height, rule_set_name(w.rules).c_str(),
+                static_cast<long long>(w.games));
+  std::string text = line;
+  text += w.max_pieces > 0 ? " x <= " + std::to_string(w.max_pieces) + " pieces" : " to the end";
+  if (w.tie_noise > 0) {
+    std::snprintf(line, sizeof line, ", tie noise %g", w.tie_noise);
+    text += line;
+  }
+  return text;
+}
 
 }  // namespace
 
+std::string bench_workloads_help() {
+  std::string text =
+      "Workload groups (--suite), each with its own digest: the 64-bit FNV-1a hash of every game's\n"
+      "counters and final board.  `signature all` hashes the five digests; the expected values are\n"
+      "results/baselines/bench-signature.txt.  ntuple-shaped and ntuple-random are n-tuple networks\n"
+      "built in code.  The perf gate runs --suite research.  Item i of group g has run seed\n"
+      "20261129 + 100 g + i (research is group 0).\n";
+  for (std::size_t g = 0; g < kGroups.size(); ++g) {
+    text += std::string(kGroups[g]) + ":\n";
+    for (const Workload& w : workloads(g)) text += "  " + workload_text(w) + "\n";
+  }
+  return text;
+}
+
 int run_bench(const BenchOptions& o) {
   if (o.threads < 0) throw UsageError("--threads must be >= 0 (0 = all cores)");
+  const std::vector<std::size_t> groups = suite_groups(o.suite);
   const KernelVariant& kernel = choose_kernel(o.kernel);
-  Fnv1a sig;
+  std::vector<Fnv1a> digests;
   std::int64_t pieces = 0;
   const auto start = std::chrono::steady_clock::now();
-  int item = 0;
-  for (const Workload& w : workload()) {
-    GameConfig config;
-    config.rules = w.rules;
-    config.seed = 20261129 + item;
-    config.max_pieces = w.max_pieces;
-    const Policy policy = load_policy(w.policy);
-    const auto results = play_games(policy, config, w.games, o.threads, kernel.kernel, nullptr);
-    for (const GameResult& g : results) {
-      for (std::int64_t v : {std::int64_t(item), std::int64_t(g.index), g.lines, g.pieces, g.points,
-                             g.tetrises, g.holes_created, g.height_sum, std::int64_t(g.capped)})
-        sig.add(static_cast<std::uint64_t>(v));
-      for (int c = 0; c < w.rules.geometry.width; ++c) sig.add(g.final_board.cols[c]);
-      pieces += g.pieces;
+  for (const std::size_t group : groups) {
+    Fnv1a sig;
+    int item = 0;
+    for (const Workload& w : workloads(group)) {
+      GameConfig config;
+      config.rules = w.rules;
+      config.seed = workload_seed(group, item);
+      config.max_pieces = w.max_pieces;
+      config.tie_noise = w.tie_noise;
+      const Policy policy = workload_policy(w);
+      const auto results = play_games(policy, config, w.games, o.threads, kernel.kernel, nullptr);
+      std::int64_t item_pieces = 0;
+      for (const GameResult& g : results) {
+        for (std::int64_t v : {std::int64_t(item), std::int64_t(g.index), g.lines, g.pieces, g.points,
+                               g.tetrises, g.holes_created, g.height_sum, std::int64_t(g.capped)})
+          sig.add(static_cast<std::uint64_t>(v));
+        for (int c = 0; c < w.rules.geometry.width; ++c) sig.add(g.final_board.cols[c]);
+        item_pieces += g.pieces;
+      }
+      pieces += item_pieces;
+      std::fprintf(stderr, "bench %s %d: %s, %lld pieces\n", std::string(kGroups[group]).c_str(), item,
+                   workload_text(w).c_str(), static_cast<long long>(item_pieces));
+      ++item;
     }
-    std::fprintf(stderr, "bench %d: %-11s %2dx%-2d %-40s %lld games\n", item, w.policy,
-                 w.rules.geometry.width, w.rules.geometry.height, rule_set_name(w.rules).c_str(),
-                 static_cast<long long>(w.games));
-    ++item;
+    digests.push_back(sig);
   }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::printf("kernel %s, threads %d\n", std::string(kernel.name).c_str(), thread_count(o.threads));
+  std::printf("kernel %s, threads %d, suite %s\n", std::string(kernel.name).c_str(), thread_count(o.threads),
+              o.suite.c_str());
   std::printf("pieces %lld\n", static_cast<long long>(pieces));
   std::printf("pieces per second %.0f\n", secs > 0 ? static_cast<double>(pieces) / secs : 0.0);
-  std::printf("signature %016llx\n", static_cast<unsigned long long>(sig.h));
+  Fnv1a all;
+  for (std::size_t i = 0; i < groups.size(); ++i) {
+    std::printf("signature %s %016llx\n", std::string(kGroups[groups[i]]).c_str(),
+                static_cast<unsigned long long>(digests[i].value()));
+    all.add(digests[i].value());
+  }
+  if (groups.size() == kGroups.size())
+    std::printf("signature all %016llx\n", static_cast<unsigned long long>(all.value()));
   return 0;
 }
 

@@ -18,13 +18,13 @@
 #include <mutex>
 #include <sstream>
 
-#include "file_io.h"
+#include "cli_common.h"
 #include "compare_report.h"
 #include "compare_run.h"
+#include "file_io.h"
 #include "info_command.h"
 #include "json_fields.h"
 #include "parallel_play.h"
-#include "play_command.h"
 #include "progress.h"
 #include "version.h"
 

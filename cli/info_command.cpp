@@ -4,7 +4,7 @@
 #include <fstream>
 
 #include "parallel_play.h"
-#include "play_command.h"
+#include "cli_common.h"
 #include "version.h"
 
 namespace tb {

@@ -5,9 +5,9 @@
 #include <mutex>
 #include <sstream>
 
+#include "cli_common.h"
 #include "file_io.h"
 #include "parallel_play.h"
-#include "play_command.h"  // UsageError, play_rules, choose_kernel
 #include "progress.h"
 #include "rng.h"
 #include "td_training.h"
@@ -19,28 +19,20 @@ namespace {
 using Json = nlohmann::json;
 
 td::TdConfig make_config(const LearnOptions& o) {
-  // The research rules as `play` reads them (one parser for --board, --generator, --overflow).
-  PlayOptions play;
-  play.board = o.board;
-  play.generator = o.generator;
-  play.overflow = o.overflow;
-  const Rules rules = play_rules(play);
+  // The research rules, refined as `play` refines them (rule_sets.h).
+  const Rules rules = rules_from_flags({"research", o.board, o.generator, o.overflow, -1});
   Json options = Json::parse(o.options_json.empty() ? "{}" : o.options_json);
   std::string learner = o.learner, features = o.features;
-  try {
-    if (!o.preset.empty()) {
-      Json preset = td::td_preset(o.preset);
-      if (learner != "td0") throw UsageError("--preset article2 is TD(0): use it with --learner td0 (or no --learner)");
-      if (features != "td44") throw UsageError("--preset article2 learns td44 features");
-      for (const auto& [k, v] : options.items()) preset[k] = v;  // explicit flags win
-      options = preset;
-    }
-    if (learner != "ntuple" && features != "td44" && features != "bertsekas")
-      throw UsageError("--features must be td44 or bertsekas, not '" + features + "'");
-    return td::make_td_config(learner, features, options, rules, o.seed);
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(e.what());
+  if (!o.preset.empty()) {
+    Json preset = td::td_preset(o.preset);
+    if (learner != "td0") throw UsageError("--preset article2 is TD(0): use it with --learner td0 (or no --learner)");
+    if (features != "td44") throw UsageError("--preset article2 learns td44 features");
+    for (const auto& [k, v] : options.items()) preset[k] = v;  // explicit flags win
+    options = preset;
   }
+  if (learner != "ntuple" && features != "td44" && features != "bertsekas")
+    throw UsageError("--features must be td44 or bertsekas, not '" + features + "'");
+  return td::make_td_config(learner, features, options, rules, o.seed);  // InputError naming a bad option
 }
 
 std::string period_csv(const Json& records) {

@@ -12,7 +12,7 @@ struct LearnOptions {
   std::string learner = "tdlambda";  // td0, tdlambda or ntuple
   std::string features = "td44";     // linear learners: td44 or bertsekas
   std::string preset;                // "article2": article 2's own settings
-  std::string board = "10x10";
+  std::string board;  // empty: the research preset's, 10x10 (rule_sets.h)
   std::string generator = "uniform";
   std::string overflow = "strict";
   std::string out;                   // the weights file (required)
@@ -28,7 +28,7 @@ struct LearnOptions {
   int threads = 0;
 };
 
-// Throws UsageError (play_command.h) on bad input; returns the exit code.
+// Throws UsageError (cli_common.h) on bad input; returns the exit code.
 int run_learn(const LearnOptions& options);
 
 }  // namespace tb

@@ -1,5 +1,6 @@
 // The `tetrisbench` command line: parses options and dispatches to one command per file.
-// Bad input exits 2 with one line on stderr (docs/cli.md).
+// Errors print one line on stderr and exit with their status: 2 for bad input, 1 for a run
+// that failed (engine/io/error.h, docs/threat-model.md).
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 #include <cstdio>
@@ -8,18 +9,26 @@
 #include "bench_command.h"
 #include "compare_command.h"
 #include "info_command.h"
-#include "input_error.h"
+#include "error.h"
 #include "input_limits.h"
 #include "learn_command.h"
 #include "number_option.h"
 #include "optimize_command.h"
 #include "play_command.h"
 #include "replay_command.h"
+#include "rule_sets.h"
 #include "version.h"
 
 namespace {
 
 namespace L = tb::limits;
+
+// "Board size WxH, W in 4..16, H in 4..28 (NOTE)", from the engine's limits and presets.
+std::string preset_board(tb::RuleSet s) { return tb::size_name(tb::rule_set(s).geometry); }
+std::string board_help(const std::string& note) {
+  return "Board size WxH, W in " + std::to_string(tb::kMinWidth) + ".." + std::to_string(tb::kMaxWidth) + ", H in " +
+         std::to_string(tb::kMinHeight) + ".." + std::to_string(tb::kMaxHeight) + " (" + note + ")";
+}
 
 void add_play(CLI::App& app, tb::PlayOptions& o) {
   CLI::App* play = app.add_subcommand("play", "Play games of one policy and report lines per game");
@@ -34,7 +43,9 @@ void add_play(CLI::App& app, tb::PlayOptions& o) {
                    "research; with guideline or lee they must match the preset, except guideline's "
                    "--lookahead 0|1 (docs/rules.md)")
       ->capture_default_str();
-  play->add_option("--board", o.board, "Board size WxH, W in 4..16, H in 4..28 (research default 10x10)");
+  play->add_option("--board", o.board,
+                   board_help("research default " + preset_board(tb::RuleSet::research) +
+                              "; guideline and lee fix " + preset_board(tb::RuleSet::lee)));
   tb::add_number<std::int64_t>(play, "--games", o.games, 1, L::kMaxGames, "Number of games");
   tb::add_number<std::int64_t>(play, "--first-game", o.first_game, 0, L::kMaxGameIndex,
                                "Index of the first game; game g always gets the pieces of (seed, g)");
@@ -117,7 +128,7 @@ void add_learn(CLI::App& app, tb::LearnOptions& o, LearnFlags& f) {
   cmd->add_option("--learner", o.learner, "td0, tdlambda or ntuple (the n-tuple network)")->capture_default_str();
   cmd->add_option("--features", o.features, "Feature set of td0/tdlambda: td44 or bertsekas")->capture_default_str();
   cmd->add_option("--preset", o.preset, "article2: article 2's TD(0), alpha 0.001, gamma 0.9, online (with --learner td0)");
-  cmd->add_option("--board", o.board, "Board size WxH")->capture_default_str();
+  cmd->add_option("--board", o.board, board_help("default " + preset_board(tb::RuleSet::research)));
   cmd->add_option("--generator", o.generator, "Piece generator: uniform or bag7")->capture_default_str();
   cmd->add_option("--overflow", o.overflow, "Game-over rule: strict or clear-first")->capture_default_str();
   tb::add_number<std::int64_t>(cmd, "--pieces", o.pieces, 1, L::kMaxPieces, "Training budget in pieces placed");
@@ -179,8 +190,11 @@ int main(int argc, char** argv) {
   add_play(app, play);
   tb::BenchOptions bench;
   CLI::App* bench_cmd = app.add_subcommand(
-      "bench", "Play the fixed workload; print pieces per second and the behaviour signature");
+      "bench", "Play the fixed workloads; print pieces per second and one behaviour signature per group");
   bench_cmd->add_option("--kernel", bench.kernel, "Feature kernel (as for play)");
+  bench_cmd->add_option("--suite", bench.suite, "Workload group: research, guideline, lee, ntuple, noise or all")
+      ->capture_default_str();
+  bench_cmd->footer(tb::bench_workloads_help);  // built only when --help shows it
   tb::add_number(bench_cmd, "--threads", bench.threads, 0, L::kMaxThreads, "Games in parallel, 0 = all cores");
   tb::CompareOptions compare;
   CLI::App* compare_cmd = app.add_subcommand(
@@ -226,11 +240,11 @@ int main(int argc, char** argv) {
       if (!learn.preset.empty() && !app.get_subcommand("learn")->get_option("--learner")->count()) learn.learner = "td0";
       return tb::run_learn(learn);
     }
-  } catch (const tb::InputError& e) {  // bad input of any kind (input_error.h)
+  } catch (const tb::Error& e) {  // the one error type: its exit status (engine/io/error.h)
     std::fprintf(stderr, "tetrisbench: error: %s\n", e.what());
-    return 2;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "tetrisbench: error: %s\n", e.what());
+    return e.exit_code();
+  } catch (const std::exception& e) {  // not expected: a bug, or out of memory
+    std::fprintf(stderr, "tetrisbench: internal error: %s\n", e.what());
     return 1;
   }
   return 0;

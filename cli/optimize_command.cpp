@@ -11,7 +11,7 @@
 #include "objectives.h"
 #include "optimizer.h"
 #include "file_io.h"
-#include "play_command.h"  // UsageError
+#include "cli_common.h"
 #include "progress.h"
 #include "stats.h"
 #include "version.h"
@@ -138,7 +138,7 @@ int run_optimize(const OptimizeOptions& o) {
   const opt::Json options = parse_options(o.options);
   std::vector<RunRecord> records;
   std::atomic<std::int64_t> done{0};
-  try {
+  {  // an unknown optimizer, objective or option is an OptimizerError (bad input, exit 2)
     const opt::Objective& objective = opt::find_objective(o.objective);
     ProgressLine line([&] {
       return "optimize: " + std::to_string(done.load()) + "/" + std::to_string(o.runs) + " runs";
@@ -150,8 +150,6 @@ int run_optimize(const OptimizeOptions& o) {
       records.push_back({r, setup.seed, opt::run_to_target(*optimizer, objective.f, o.target, o.max_evals)});
       done = r + 1;
     }
-  } catch (const opt::OptimizerError& e) {
-    throw UsageError(e.what());
   }
   const OptimizeSummary summary = summarize(records);
   const std::string report =

@@ -24,7 +24,7 @@ struct OptimizeOptions {
   std::uint64_t seed = 1;
 };
 
-// Throws UsageError (play_command.h) on bad input; returns the exit code.
+// Throws UsageError (cli_common.h) on bad input; returns the exit code.
 int run_optimize(const OptimizeOptions& options);
 
 }  // namespace tb

@@ -9,26 +9,19 @@
 #include "parallel_play.h"
 #include "progress.h"
 #include "replay_command.h"
-#include "rule_sets.h"
 
 namespace tb {
 namespace {
 
 GameConfig make_config(const PlayOptions& o) {
   GameConfig c;
-  c.rules = play_rules(o);
+  c.rules = rules_from_flags({o.rules, o.board, o.generator, o.overflow, o.lookahead});
   if (o.max_pieces < 0) throw UsageError("--max-pieces must be >= 0 (0 = no cap)");
   c.max_pieces = o.max_pieces;
   if (!(o.tie_noise >= 0)) throw UsageError("--tie-noise must be >= 0");
   c.tie_noise = o.tie_noise;
   c.seed = o.seed;
   return c;
-}
-
-Overflow parse_overflow(const std::string& text) {
-  for (Overflow v : {Overflow::strict, Overflow::clear_first, Overflow::lock_out, Overflow::hidden_rows})
-    if (text == to_string(v)) return v;
-  throw UsageError("unknown overflow rule '" + text + "' (strict or clear-first)");
 }
 
 void validate(const PlayOptions& o) {
@@ -58,69 +51,6 @@ std::string progress_text(const PlayProgress& p, std::int64_t games,
 }
 
 }  // namespace
-
-void check_distinct(std::initializer_list<std::pair<std::string_view, std::string>> paths) {
-  for (auto a = paths.begin(); a != paths.end(); ++a)
-    for (auto b = a + 1; b != paths.end(); ++b)
-      if (!a->second.empty() && !b->second.empty() && same_file(a->second, b->second))
-        throw UsageError(std::string(a->first) + " and " + std::string(b->first) + " name the same file '" +
-                         b->second + "'");
-}
-
-Geometry parse_board(const std::string& text) {
-  const std::optional<Geometry> g = parse_size(text);
-  if (!g) throw UsageError("--board must look like WxH (for example 10x20), not '" + text + "'");
-  if (const std::string why = check_geometry(*g); !why.empty()) throw UsageError(why);
-  return *g;
-}
-
-Rules play_rules(const PlayOptions& o) {
-  const auto set = find_rule_set(o.rules);
-  if (!set) throw UsageError("unknown rule set '" + o.rules + "' (" + rule_set_names() + ")");
-  Rules r = rule_set(*set);
-  const bool research = *set == RuleSet::research;
-  const std::string fixed = "--rules " + o.rules + " fixes ";
-  if (research) {
-    r.geometry = parse_board(o.board.empty() ? "10x10" : o.board);
-  } else if (!o.board.empty()) {
-    const Geometry g = parse_board(o.board);
-    if (g.width != r.geometry.width || g.height != r.geometry.height)
-      throw UsageError(fixed + "the board at 10x22 (20 visible rows and 2 hidden); leave out --board");
-  }
-  if (!o.generator.empty()) {
-    Generator gen = Generator::uniform;
-    if (o.generator == "bag7") gen = Generator::bag7;
-    else if (o.generator != "uniform") throw UsageError("unknown generator '" + o.generator + "' (uniform or bag7)");
-    if (!research && gen != r.generator) throw UsageError(fixed + "the generator at bag7; leave out --generator");
-    r.generator = gen;
-  }
-  if (!o.overflow.empty()) {
-    const Overflow v = parse_overflow(o.overflow);
-    if (!research && v != r.overflow)
-      throw UsageError(fixed + "the game-over rule at " + to_string(r.overflow) + "; leave out --overflow");
-    if (research && v != Overflow::strict && v != Overflow::clear_first)
-      throw UsageError("--overflow " + o.overflow + " belongs to --rules " +
-                       (v == Overflow::lock_out ? "guideline" : "lee") + " (research: strict or clear-first)");
-    r.overflow = v;
-  }
-  if (o.lookahead != -1) {
-    if (o.lookahead != 0 && o.lookahead != 1)
-      throw UsageError("--lookahead must be 0 or 1, not " + std::to_string(o.lookahead));
-    if (*set == RuleSet::lee && o.lookahead != 1)
-      throw UsageError(fixed + "--lookahead at 1 (one known next piece); leave out --lookahead");
-    r.lookahead = o.lookahead;
-  }
-  if (auto e = check_rules(r); !e.empty()) throw UsageError(e);
-  return r;
-}
-
-const KernelVariant& choose_kernel(const std::string& forced) {
-  try {
-    return select_kernel(forced);
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(e.what());
-  }
-}
 
 int run_play(const PlayOptions& o) {
   validate(o);

@@ -1,26 +1,17 @@
-// `tetrisbench play`: plays games of one policy and reports them (docs/cli.md).
+// `tetrisbench play`: plays games of one policy and reports them (README.md "Commands"; the
+// rule sets: docs/rules.md "Choosing a rule set on the command line").
 #pragma once
 
 #include <cstdint>
-#include <initializer_list>
-#include <string_view>
-#include <utility>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "cli_common.h"
 #include "game.h"
-#include "input_error.h"
-#include "kernel_variants.h"
 #include "policy.h"
 #include "summary.h"
 
 namespace tb {
-
-// Bad input from the user: exit code 2 with this one-line message.
-struct UsageError : InputError {
-  using InputError::InputError;
-};
 
 // --board, --generator, --overflow and --lookahead left empty (-1) take the rule set's value;
 // given, they refine `research` and must equal the preset's for `guideline` and `lee`
@@ -28,7 +19,7 @@ struct UsageError : InputError {
 struct PlayOptions {
   std::string policy = "bcts";
   std::string rules = "research";
-  std::string board;      // research default 10x10: 10x20 games last millions of pieces
+  std::string board;      // research default 10x10 (rule_sets.h)
   std::string generator;  // research default uniform
   std::string overflow;   // research default strict
   std::string format = "table";
@@ -60,15 +51,6 @@ struct PlayRun {
 
 // Throws UsageError (bad options) or PolicyError (bad policy); returns the exit code.
 int run_play(const PlayOptions& options);
-
-// Throws UsageError if two of the non-empty paths name the same file (an output must never
-// overwrite an input or another output).
-void check_distinct(std::initializer_list<std::pair<std::string_view, std::string>> paths);
-Geometry parse_board(const std::string& text);  // "WxH"; throws UsageError
-// The rules the options select (see PlayOptions); throws UsageError.
-Rules play_rules(const PlayOptions& o);
-// select_kernel() with UsageError for an unknown or unsupported name.
-const KernelVariant& choose_kernel(const std::string& forced);
 
 std::string play_json(const PlayRun& run);
 std::string play_csv(const PlayRun& run);

@@ -7,6 +7,7 @@
 #include <cassert>
 #include <stdexcept>
 
+#include "error.h"
 #include "file_io.h"
 
 namespace tb {
@@ -14,7 +15,7 @@ namespace tb {
 namespace {
 
 void check_frame(const Frame& f) {
-  auto bad = [](const std::string& why) { throw std::invalid_argument("cannot render frame: " + why); };
+  auto bad = [](const std::string& why) { throw InputError("cannot render frame: " + why); };
   if (f.width <= 0 || f.height <= 0) bad("empty size");
   if (f.cells.size() != static_cast<std::size_t>(f.width) * f.height) bad("cell count is not width x height");
   if (f.hidden_rows < 0 || f.hidden_rows > f.height) bad("hidden rows out of range");
@@ -32,7 +33,7 @@ struct Raster {
 
 Raster rasterize(const Frame& f, int cp) {
   check_frame(f);
-  if (cp < 2 || cp > 256) throw std::invalid_argument("cell size " + std::to_string(cp) + " is out of range 2..256 pixels");
+  if (cp < 2 || cp > 256) throw InputError("cell size " + std::to_string(cp) + " is out of range 2..256 pixels");
   Raster img{f.width * cp + 1, f.height * cp + 1, {}};
   img.index.resize(static_cast<std::size_t>(img.width) * img.height);
   for (int y = 0; y < img.height; ++y)
@@ -199,19 +200,19 @@ void write_png(const std::string& path, const Frame& f, int cell_pixels) {
   }
   const std::string why = image.message;
   png_image_free(&image);
-  throw std::runtime_error("cannot encode PNG '" + path + "': " + why);
+  throw RunError("cannot encode PNG '" + path + "': " + why);
 }
 
 void write_gif(const std::string& path, const std::vector<Frame>& frames, int cell_pixels, int delay_cs) {
-  if (frames.empty()) throw std::invalid_argument("cannot write GIF '" + path + "': no frames");
-  if (delay_cs < 0 || delay_cs > 0xffff) throw std::invalid_argument("GIF frame delay out of range");
+  if (frames.empty()) throw InputError("cannot write GIF '" + path + "': no frames");
+  if (delay_cs < 0 || delay_cs > 0xffff) throw InputError("GIF frame delay out of range");
   std::string out;
   for (std::size_t i = 0; i < frames.size(); ++i) {
     const Raster img = rasterize(frames[i], cell_pixels);
-    if (img.width > 0xffff || img.height > 0xffff) throw std::invalid_argument("GIF larger than 65535 pixels");
+    if (img.width > 0xffff || img.height > 0xffff) throw InputError("GIF larger than 65535 pixels");
     if (i == 0) put_gif_header(out, img.width, img.height);
     if (frames[i].width != frames[0].width || frames[i].height != frames[0].height)
-      throw std::invalid_argument("cannot write GIF '" + path + "': frame " + std::to_string(i) +
+      throw InputError("cannot write GIF '" + path + "': frame " + std::to_string(i) +
                                   " differs in size from frame 0");
     put_gif_image(out, img, delay_cs);
   }

@@ -27,7 +27,7 @@ std::string render_text(const Frame& f);
 // RGB, guideline colors (I cyan, O yellow, T purple, S green, Z red, J blue, L orange), a
 // one-pixel grid around every cell, hidden rows dimmed.  The image is
 // (width * cell_pixels + 1) x (height * cell_pixels + 1).  Written atomically; throws
-// std::runtime_error when the file cannot be written, std::invalid_argument on a bad frame.
+// RunError when the file cannot be written, InputError on a bad frame (engine/io/error.h).
 void write_png(const std::string& path, const Frame& f, int cell_pixels = 16);
 
 // GIF89a, looping forever, one global palette, the same picture as write_png per frame,

@@ -11,8 +11,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli_common.h"
 #include "file_io.h"
 #include "game.h"
+#include "play_command.h"  // PlayRun
 #include "render.h"
 #include "replay_check.h"
 
@@ -124,7 +126,7 @@ Replay record_game(const PlayRun& run, std::int64_t index, const std::string& po
   std::vector<Placement> moves;
   const GameResult got = play_game(searcher, run.config, want.index, &moves);
   if (got.lines != want.lines || got.pieces != want.pieces || !(got.final_board == want.final_board))
-    throw std::runtime_error("game " + std::to_string(want.index) + " played again differs from the run");
+    throw RunError("game " + std::to_string(want.index) + " played again differs from the run");
   Replay r;
   r.rules = rule_set_name(rules);
   r.width = rules.geometry.width;
@@ -141,7 +143,7 @@ Replay record_game(const PlayRun& run, std::int64_t index, const std::string& po
   const ReplayVerdict v = check_replay(r, nullptr, [&](const ReplayStep& s) {
     if (s.reachable) inputs.push_back(format_inputs(input_sequence(*s.reachable, s.reachable_index)));
   });
-  if (!v.reproduces) throw std::runtime_error("the recording of game " + std::to_string(r.game) + " does not replay: " + v.problem);
+  if (!v.reproduces) throw RunError("the recording of game " + std::to_string(r.game) + " does not replay: " + v.problem);
   r.inputs = std::move(inputs);
   return r;
 }

@@ -6,11 +6,12 @@
 #include <cstdint>
 #include <string>
 
-#include "kernel_variants.h"
-#include "play_command.h"
+#include "feature_kernels.h"
 #include "replay.h"
 
 namespace tb {
+
+struct PlayRun;  // play_command.h
 
 struct ReplayOptions {
   std::string file;
@@ -27,7 +28,7 @@ struct ReplayOptions {
 
 // The replay of game `index` of the run (index within the run), played again on one thread
 // with the run's policy, rules and seed; input strings for reachable placements.  Throws
-// std::runtime_error if it does not reproduce the run's result (an engine bug).
+// RunError if it does not reproduce the run's result (an engine bug).
 Replay record_game(const PlayRun& run, std::int64_t index, const std::string& policy_arg, FeatureKernel kernel);
 
 // Exit code: 0 reproduces, 1 diverges (one line naming the move).  Throws UsageError or

@@ -12,8 +12,6 @@ using Json = nlohmann::json;
 
 Json nullable(double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); }
 
-std::string board_name(Geometry g) { return std::to_string(g.width) + "x" + std::to_string(g.height); }
-
 // Held-out results of one optimizer on one board, across its runs.
 Json held_out(const std::vector<const Json*>& runs, const std::string& board) {
   std::vector<double> means;
@@ -73,7 +71,7 @@ Json target_table(const std::vector<const Json*>& runs, const std::vector<double
 }  // namespace
 
 Json build_report(const ExperimentConfig& c, const std::vector<Json>& runs, const Json& metadata) {
-  const std::string board = board_name(c.rules.geometry);
+  const std::string board = size_name(c.rules.geometry);
   Json optimizers = Json::array();
   std::vector<std::vector<double>> run_means;
   for (const OptimizerSpec& spec : c.optimizers) {
@@ -81,7 +79,7 @@ Json build_report(const ExperimentConfig& c, const std::vector<Json>& runs, cons
     for (const Json& r : runs)
       if (r["label"] == spec.label) mine.push_back(&r);
     Json boards = Json::object();
-    for (Geometry g : c.heldout_boards) boards[board_name(g)] = held_out(mine, board_name(g));
+    for (Geometry g : c.heldout_boards) boards[size_name(g)] = held_out(mine, size_name(g));
     std::vector<double> pieces, seconds, games;
     Json stops = Json::array(), best_training = Json::array();
     for (const Json* r : mine) {

@@ -165,7 +165,7 @@ Trained train_blackbox(const ExperimentConfig& c, const OptimizerSpec& spec, int
 // A TD learner under the same budget: records every 1% of the budget (at least one step).
 Trained train_td(const ExperimentConfig& c, const OptimizerSpec& spec, int spec_index, std::uint64_t seed,
                  const fs::path& dir, int threads, FeatureKernel kernel, const ProgressFn& progress, int run) {
-  if (c.budget_pieces <= 0) throw std::runtime_error("TD learner '" + spec.label + "' needs budget.pieces");
+  if (c.budget_pieces <= 0) throw ConfigError("TD learner '" + spec.label + "' needs budget.pieces");
   td::TdRunSpec rs;
   rs.config = run_td_config(c, spec, spec_index, seed);
   rs.budget_pieces = c.budget_pieces;
@@ -261,7 +261,7 @@ Json run_one(const ExperimentConfig& c, int spec_index, int run, const std::stri
   final.source = "tetrisbench compare, experiment " + c.name + ", optimizer " + spec.label;
   Json held = Json::object();
   for (Geometry g : c.heldout_boards)
-    held[std::to_string(g.width) + "x" + std::to_string(g.height)] =
+    held[size_name(g)] =
         summary_json(evaluate_heldout(final, c, g, threads, kernel));
   write_file_atomically((dir / "final.policy").string(), format_policy(final));
   Json result = {{"label", spec.label},

@@ -12,6 +12,7 @@
 #include "file_io.h"
 #include "input_limits.h"
 #include "optimizer.h"
+#include "rule_sets.h"
 #include "td_training.h"
 
 namespace tb::opt {
@@ -79,11 +80,13 @@ bool is_safe_slug(const std::string& s) {
   });
 }
 
+// A held-out board size (board.h parse_board_size), its problem as a config error.
 Geometry parse_geometry(const std::string& text, Table& t, const std::string& key) {
-  const std::optional<Geometry> g = parse_size(text);
-  if (!g) t.fail(key, "expected WxH, not '" + text + "'");
-  if (const std::string why = check_geometry(*g); !why.empty()) t.fail(key, why);
-  return *g;
+  try {
+    return parse_board_size(text);
+  } catch (const InputError& e) {
+    t.fail(key, e.what());
+  }
 }
 
 nlohmann::json toml_to_json(const toml::node& n) {
@@ -106,18 +109,38 @@ nlohmann::json toml_to_json(const toml::node& n) {
   return nullptr;
 }
 
+// `rules` names the preset; board, generator, overflow and lookahead refine it as `play`'s
+// flags do (rule_sets.h choose_rules, docs/rules.md "Rule sets").  Left out, they are the
+// preset's (research: 10x10, uniform, strict, 0).
 void read_rules(Table t, ExperimentConfig& c) {
-  c.rules.geometry = parse_geometry(t.text("board", "10x10"), t, "board");
-  const auto gen = t.text("generator", "uniform");
-  if (gen == "uniform") c.rules.generator = Generator::uniform;
-  else if (gen == "bag7") c.rules.generator = Generator::bag7;
-  else t.fail("generator", "expected uniform or bag7");
-  const auto over = t.text("overflow", "strict");
-  if (over == "strict") c.rules.overflow = Overflow::strict;
-  else if (over == "clear-first") c.rules.overflow = Overflow::clear_first;
-  else t.fail("overflow", "expected strict or clear-first");
-  c.rules.lookahead = static_cast<int>(t.integer("lookahead", 0, 0, 1));
+  RuleChoices choices;
+  auto text = [&](const std::string& key) {
+    const std::string v = t.text(key, "");
+    if (v.empty() && t.raw(key)) t.fail(key, "is empty (leave the key out for the rule set's own value)");
+    return v;
+  };
+  if (const std::string preset = text("rules"); !preset.empty()) choices.rules = preset;
+  choices.board = text("board");
+  choices.generator = text("generator");
+  choices.overflow = text("overflow");
+  choices.lookahead = static_cast<int>(t.integer("lookahead", -1, 0, 1));
+  try {
+    c.rules = choose_rules(choices);
+  } catch (const RulesError& e) {
+    t.fail(e.field, e.what());
+  }
   t.reject_unknown();
+}
+
+// TD learners (experiments/td_learner.h) learn one-piece afterstates of drop placements.
+void check_td_rules(const ExperimentConfig& c, Table& t) {
+  const std::string name = rule_set_name(c.rules);
+  if (c.rules.placement != PlacementModel::drop)
+    t.fail("optimizer", "a TD learner learns drop placements only; rules '" + name + "' use " +
+                            to_string(c.rules.placement) + " placements");
+  if (c.rules.lookahead != 0)
+    t.fail("optimizer", "a TD learner is a one-piece controller (lookahead 0); rules '" + name + "' have lookahead " +
+                            std::to_string(c.rules.lookahead));
 }
 
 // A black-box entry's optimizer is built here, at parse time, with the experiment's dimension,
@@ -159,6 +182,7 @@ OptimizerSpec read_optimizer(Table t, const ExperimentConfig& c) {
   }
   if (!td) check_optimizer(s, c, t);
   if (td) {
+    check_td_rules(c, t);
     try {
       const td::TdConfig tc = td::make_td_config(s.optimizer, s.features, s.options, c.rules, 1);
       const std::int64_t step = static_cast<std::int64_t>(tc.games_per_step) * tc.pieces_per_step;
@@ -229,6 +253,9 @@ ExperimentConfig parse_experiment(const std::string& text, const std::string& or
   if (const toml::node* boards = held.raw("boards")) {
     const toml::array* a = boards->as_array();
     if (!a) held.fail("boards", "expected an array of \"WxH\" strings");
+    if (c.rules.base != RuleSet::research)
+      held.fail("boards", std::string("rule set ") + to_string(c.rules.base) + " fixes the board at " +
+                              size_name(c.rules.geometry) + ": held-out boards are for research rules; drop them");
     for (const auto& b : *a) {
       auto s = b.value<std::string>();
       if (!s) held.fail("boards", "expected strings like \"10x12\"");
@@ -288,7 +315,7 @@ ExperimentConfig load_experiment(const std::string& path) {
 
 nlohmann::json to_json(const ExperimentConfig& c) {
   nlohmann::json boards = nlohmann::json::array();
-  for (Geometry g : c.heldout_boards) boards.push_back(std::to_string(g.width) + "x" + std::to_string(g.height));
+  for (Geometry g : c.heldout_boards) boards.push_back(size_name(g));
   nlohmann::json opts = nlohmann::json::array();
   for (const OptimizerSpec& s : c.optimizers)
     opts.push_back({{"label", s.label}, {"optimizer", s.optimizer}, {"features", s.features}, {"sigma0", s.sigma0},

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "input_error.h"
+#include "error.h"
 #include "rules.h"
 
 namespace tb::opt {
@@ -30,7 +30,7 @@ enum class Statistic { mean_lines, article1 };
 struct ExperimentConfig {
   std::string name;                // results/<name>/...
   std::string features = "bcts";   // feature set to learn (an entry may name its own)
-  Rules rules;                     // training rules (board, generator, overflow, lookahead)
+  Rules rules;                     // of training and held-out games: [rules] (rule_sets.h choose_rules)
   int runs = 3;                    // independent runs (seeds) per optimizer
   std::uint64_t seed = 1;          // run r of optimizer k derives from (seed, k, r)
   // Fitness of one candidate: its statistic over `games` games capped at `max_pieces`.
@@ -43,7 +43,7 @@ struct ExperimentConfig {
   // Held-out evaluation of each run's final weights on fresh streams.
   int heldout_games = 100;
   std::int64_t heldout_max_pieces = 0;
-  std::vector<Geometry> heldout_boards;  // the training board comes first
+  std::vector<Geometry> heldout_boards;  // the training board first; more for research rules only
   std::vector<double> targets;           // line counts for the runtime-to-target tables
   std::vector<OptimizerSpec> optimizers;
 };

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "input_error.h"
+#include "error.h"
 
 namespace tb::opt {
 

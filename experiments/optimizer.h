@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "error.h"
 #include "random.h"
 
 namespace tb::opt {
@@ -58,9 +59,9 @@ class Optimizer {
   virtual void restore(const Json& state) = 0;
 };
 
-// Thrown for bad setups (unknown optimizer or option): one-line message, exit code 2.
-struct OptimizerError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+// Bad setups (unknown optimizer or option) and bad states: one-line message, exit code 2.
+struct OptimizerError : InputError {
+  using InputError::InputError;
 };
 
 // cmaes, cmaes-active, ipop-cmaes, ce, ga, ga-lee, pso, pso-article1.

@@ -163,7 +163,7 @@ void check_setup(std::string_view optimizer, const OptimizerSetup& setup) {
 void check_told(std::string_view optimizer, const Matrix& X, const Vector& f, int dim,
                 Eigen::Index lambda) {
   if (X.rows() != dim || X.cols() != lambda || f.size() != lambda)
-    throw std::invalid_argument(std::string(optimizer) + ": tell() expects " +
+    throw OptimizerError(std::string(optimizer) + ": tell() expects " +
                                 std::to_string(lambda) + " candidates of dimension " +
                                 std::to_string(dim) + " and one value each");
 }

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "error.h"
 #include "rng.h"
 
 namespace tb::opt {
@@ -32,7 +33,7 @@ struct Random {
     // Unsigned integers only: a negative or fractional value would wrap or truncate.
     if (!j.is_object() || !j.contains("key") || !j.contains("counter") || !j["key"].is_number_unsigned() ||
         !j["counter"].is_number_unsigned())
-      throw std::invalid_argument("bad random state: key and counter must be integers in [0, 2^64 - 1]");
+      throw InputError("bad random state: key and counter must be integers in [0, 2^64 - 1]");
     rng.key = j.at("key").get<std::uint64_t>();
     rng.counter = j.at("counter").get<std::uint64_t>();
   }

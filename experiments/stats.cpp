@@ -2,9 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
-
-#include "summary.h"
 
 namespace tb::opt {
 namespace {
@@ -60,33 +57,6 @@ MannWhitney mann_whitney(std::span<const double> a, std::span<const double> b) {
   const double z = var > 0 ? std::max(0.0, observed - 0.5) / std::sqrt(var) : 0.0;
   r.p = std::erfc(z / std::sqrt(2.0));
   r.exact = false;
-  return r;
-}
-
-double median(std::vector<double> v) {
-  if (v.empty()) return std::numeric_limits<double>::quiet_NaN();
-  std::sort(v.begin(), v.end());
-  const std::size_t m = v.size();
-  return m % 2 ? v[m / 2] : 0.5 * (v[m / 2 - 1] + v[m / 2]);
-}
-
-MeanCi mean_ci95(std::span<const double> v) {
-  MeanCi r;
-  const double nan = std::numeric_limits<double>::quiet_NaN();
-  if (v.empty()) return {nan, nan, nan};
-  double sum = 0;
-  for (double x : v) sum += x;
-  const double n = static_cast<double>(v.size());
-  r.mean = sum / n;
-  if (v.size() < 2) {
-    r.low = r.high = nan;
-    return r;
-  }
-  double ss = 0;
-  for (double x : v) ss += (x - r.mean) * (x - r.mean);
-  const double half = t_quantile_975(static_cast<std::int64_t>(v.size()) - 1) * std::sqrt(ss / (n - 1)) / std::sqrt(n);
-  r.low = r.mean - half;
-  r.high = r.mean + half;
   return r;
 }
 

@@ -1,8 +1,11 @@
-// Statistics for comparison reports.
+// Statistics for comparison reports: the Mann-Whitney U test here; the mean, its t interval
+// and the median are engine/run/statistics.h's, the same code as the `play` summary.
 #pragma once
 
 #include <span>
 #include <vector>
+
+#include "statistics.h"
 
 namespace tb::opt {
 
@@ -17,11 +20,8 @@ struct MannWhitney {
 // approximation with tie correction and continuity correction.
 MannWhitney mann_whitney(std::span<const double> a, std::span<const double> b);
 
-double median(std::vector<double> v);  // NaN when empty
-
-struct MeanCi {
-  double mean = 0, low = 0, high = 0;  // Student t 95% interval; NaN bounds for n < 2
-};
-MeanCi mean_ci95(std::span<const double> v);
+using tb::mean_ci95;
+using tb::MeanCi;
+using tb::median;
 
 }  // namespace tb::opt

@@ -25,8 +25,9 @@ double td_step(Eigen::VectorXd& w, Eigen::VectorXd& e, const Eigen::VectorXd& ph
 }
 
 void check_config(const TdConfig& c) {
-  auto bad = [](const std::string& why) { throw std::invalid_argument("td: " + why); };
+  auto bad = [](const std::string& why) { throw InputError("td: " + why); };
   if (c.rules.lookahead != 0) bad("lookahead must be 0 (a one-piece controller)");
+  if (c.rules.placement != PlacementModel::drop) bad("TD learns over drop placements (research rules)");
   if (!(c.alpha > 0 && std::isfinite(c.alpha))) bad("alpha must be a positive number");
   if (!(c.gamma >= 0 && c.gamma <= 1)) bad("gamma must be in [0, 1]");
   if (!(c.lambda >= 0 && c.lambda <= 1)) bad("lambda must be in [0, 1]");
@@ -53,12 +54,11 @@ struct TdLearner::Slot {
   std::vector<double> dense_pending;                            // (n) the same, linear models
   std::vector<Episode> ended;                                   // this step's episodes
   Active next;                                                   // phi of the chosen afterstate
-  std::array<double, kBlockCapacity> value{};                   // V of each candidate
-  std::unique_ptr<CandidateBlock> block = std::make_unique<CandidateBlock>();
+  std::unique_ptr<Searcher> searcher;                           // decides with V (ValueEvaluator)
 };
 
 TdLearner::TdLearner(const TdConfig& config, FeatureKernel kernel)
-    : config_(config), model_(make_value_model(config.model, config.rules.geometry, kernel)) {
+    : config_(config), kernel_(kernel), model_(make_value_model(config.model, config.rules.geometry, kernel)) {
   check_config(config);
   dense_ = config.model != "ntuple";
   const std::size_t n = model_->size();
@@ -71,12 +71,20 @@ TdLearner::TdLearner(const TdConfig& config, FeatureKernel kernel)
   for (int s = 0; s < config.games_per_step; ++s) {
     auto slot = std::make_unique<Slot>();
     slot->random = opt::Random{CounterRng{stream_key(explore_key, static_cast<std::uint64_t>(s)), 0}};
+    attach_searcher(*slot);
     start_game(*slot, static_cast<std::uint64_t>(s));
     slots_.push_back(std::move(slot));
   }
 }
 
 TdLearner::~TdLearner() = default;
+
+// The slot's searcher rates with V over the learner's weights and puts the chosen afterstate's
+// features in s.next.
+void TdLearner::attach_searcher(Slot& s) const {
+  s.searcher = std::make_unique<Searcher>(std::make_unique<ValueEvaluator>(*model_, w_, &s.next), config_.rules,
+                                          kernel_);
+}
 
 void TdLearner::start_game(Slot& s, std::uint64_t game) const {
   s.game = game;
@@ -132,45 +140,31 @@ void TdLearner::learn(Slot& s, double v_next, double reward, bool terminal) cons
 }
 
 void TdLearner::advance(Slot& s) const {
-  const Geometry g = config_.rules.geometry;
   const std::uint64_t stride = slots_.size();
-  CandidateBlock& block = *s.block;
   for (int p = 0; p < config_.pieces_per_step; ++p) {
     if (config_.max_pieces_per_game > 0 && s.placed >= config_.max_pieces_per_game) {
       s.ended.push_back({s.game, s.lines, s.placed, true});
       start_game(s, s.game + stride);
     }
-    materialize(block, s.board, s.stream.next(), g, config_.rules.overflow);
-    model_->prepare(block);
-    int chosen = 0;
+    const Piece piece = s.stream.next();
+    Decision d;
     if (config_.epsilon > 0.0 && s.random.uniform() < config_.epsilon) {
-      chosen = static_cast<int>(s.random.below(static_cast<std::uint32_t>(block.count)));
-      if (!block.terminal[chosen]) {
-        model_->active(block, chosen, s.next);
-        s.value[chosen] = s.next.dot(w_);
-      }
+      const auto count = static_cast<std::uint32_t>(s.searcher->placement_count(s.board, piece));
+      d = s.searcher->play(s.board, piece, static_cast<int>(s.random.below(count)));
     } else {
-      model_->values(block, w_, s.value.data());
-      double best = -std::numeric_limits<double>::infinity();
-      for (int k = 0; k < block.count; ++k) {
-        const double q = block.value(MOVE_LINES, k) + (block.terminal[k] ? 0.0 : s.value[k]);
-        if (q > best || k == 0) {  // ties to the first placement
-          best = q;
-          chosen = k;
-        }
-      }
-      if (!block.terminal[chosen]) model_->active(block, chosen, s.next);
+      d = s.searcher->decide(s.board, piece, piece);  // the next piece is not used (lookahead 0)
     }
-    const bool terminal = block.terminal[chosen];
-    const int reward = block.value(MOVE_LINES, chosen);
-    learn(s, s.value[chosen], reward, terminal);
+    // The evaluator has put the chosen afterstate's features in s.next; V is the sum it rated
+    // the afterstate with.  A terminal afterstate is worth 0.
+    const double v_next = d.game_over ? 0.0 : s.next.dot(w_);
+    learn(s, v_next, d.lines, d.game_over);
     ++s.placed;
-    s.lines += reward;
-    if (terminal) {
+    s.lines += d.lines;
+    if (d.game_over) {
       s.ended.push_back({s.game, s.lines, s.placed, false});
       start_game(s, s.game + stride);
     } else {
-      s.board = block.board(chosen);
+      s.board = d.board;
       std::swap(s.prev, s.next);
     }
   }
@@ -206,7 +200,7 @@ std::vector<Episode> TdLearner::step(int threads) {
   pieces_ += static_cast<std::int64_t>(slots_.size()) * config_.pieces_per_step;
   ++steps_;
   if (!finite)
-    throw std::runtime_error("td: the weights diverged (a weight is no longer finite) at step " +
+    throw RunError("td: the weights diverged (a weight is no longer finite) at step " +
                              std::to_string(steps_) + ", after " + std::to_string(pieces_) +
                              " pieces; use a smaller alpha or the normalized step");
   return ended;
@@ -273,7 +267,7 @@ void TdLearner::restore(const Json& j) {
     s->lines = count(js, "lines");
     try {
       s->random.restore(member(js, "random"));
-    } catch (const std::invalid_argument& e) {
+    } catch (const InputError& e) {
       throw InputError(std::string("slots.random: ") + e.what());
     }
     s->dense_trace = opt::json_reals(member(js, "dense_trace"), dense_ ? w_.size() : 0, "slots.dense_trace");
@@ -296,6 +290,7 @@ void TdLearner::restore(const Json& j) {
   episodes_ = count(j, "episodes");
   steps_ = count(j, "steps");
   for (std::size_t i = 0; i < slots_.size(); ++i) {
+    attach_searcher(*restored[i]);
     slots_[i] = std::move(restored[i]);
     if (slots_[i]->placed > 0) model_->of_board(slots_[i]->board, slots_[i]->prev);
   }

@@ -44,6 +44,7 @@
 #include "parallel_play.h"
 #include "random.h"
 #include "rules.h"
+#include "search.h"
 #include "value_model.h"
 
 namespace tb::td {
@@ -68,7 +69,7 @@ struct TdConfig {
   int pieces_per_step = 1;
 };
 
-// Throws std::invalid_argument naming the first bad field.
+// Throws InputError naming the first bad field.
 void check_config(const TdConfig& c);
 
 // The reference update on dense vectors (tests check it by hand); returns delta.  phi_next
@@ -86,6 +87,8 @@ struct Episode {
 class TdLearner {
  public:
   TdLearner(const TdConfig& config, FeatureKernel kernel);
+  TdLearner(const TdLearner&) = delete;  // its searchers refer to its weights and model
+  TdLearner& operator=(const TdLearner&) = delete;
   ~TdLearner();
 
   // One step (see the header comment); returns the episodes that ended, in slot order.
@@ -114,8 +117,10 @@ class TdLearner {
   void advance(Slot& s) const;
   void start_game(Slot& s, std::uint64_t game) const;
   void learn(Slot& s, double v_next, double reward, bool terminal) const;
+  void attach_searcher(Slot& s) const;
 
   TdConfig config_;
+  FeatureKernel kernel_;
   std::unique_ptr<ValueModel> model_;
   bool dense_;  // linear models: every weight is active, traces are dense
   std::vector<double> w_;

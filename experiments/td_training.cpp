@@ -52,7 +52,7 @@ void check_periods(const Json& records) {
 template <typename T>
 T get(const Json& j, const char* key) {
   const Json& v = j.at(key);
-  const auto wrong = [&] { return std::invalid_argument(std::string("td option '") + key + "' has the wrong type"); };
+  const auto wrong = [&] { return InputError(std::string("td option '") + key + "' has the wrong type"); };
   if constexpr (std::is_same_v<T, bool>) {
     if (!v.is_boolean()) throw wrong();
     return v.get<bool>();
@@ -61,11 +61,11 @@ T get(const Json& j, const char* key) {
     if (v.is_number_unsigned() ? v.get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<T>::max())
                                : v.get<std::int64_t>() < std::numeric_limits<T>::min() ||
                                      v.get<std::int64_t>() > std::numeric_limits<T>::max())
-      throw std::invalid_argument(std::string("td option '") + key + "' is out of range");
+      throw InputError(std::string("td option '") + key + "' is out of range");
     return v.get<T>();
   } else {
     if (!v.is_number() || !std::isfinite(v.get<double>()))
-      throw std::invalid_argument(std::string("td option '") + key + "' must be a finite number");
+      throw InputError(std::string("td option '") + key + "' must be a finite number");
     return v.get<T>();
   }
 }
@@ -79,16 +79,16 @@ Json td_preset(const std::string& name) {
     return {{"alpha", 0.001},     {"normalized", false},     {"gamma", 0.9},
             {"lambda", 0.0},      {"epsilon", 0.0},          {"games_per_step", 1},
             {"pieces_per_step", 1}, {"init_scale", 0.005}};
-  throw std::invalid_argument("unknown preset '" + name + "' (article2)");
+  throw InputError("unknown preset '" + name + "' (article2)");
 }
 
 TdConfig make_td_config(const std::string& learner, const std::string& features, const Json& options,
                         const Rules& rules, std::uint64_t seed) {
-  if (!is_td_learner(learner)) throw std::invalid_argument("unknown learner '" + learner + "' (td0, tdlambda or ntuple)");
-  if (!options.is_object()) throw std::invalid_argument("td options must be an object");
+  if (!is_td_learner(learner)) throw InputError("unknown learner '" + learner + "' (td0, tdlambda or ntuple)");
+  if (!options.is_object()) throw InputError("td options must be an object");
   Json o = learner_defaults(learner);
   for (const auto& [key, value] : options.items()) {
-    if (!o.contains(key)) throw std::invalid_argument("unknown td option '" + key + "'");
+    if (!o.contains(key)) throw InputError("unknown td option '" + key + "'");
     o[key] = value;
   }
   TdConfig c;
@@ -104,7 +104,7 @@ TdConfig make_td_config(const std::string& learner, const std::string& features,
   c.games_per_step = get<int>(o, "games_per_step");
   c.pieces_per_step = get<int>(o, "pieces_per_step");
   c.max_pieces_per_game = get<std::int64_t>(o, "max_pieces_per_game");
-  if (learner == "td0" && c.lambda != 0.0) throw std::invalid_argument("td0 has lambda 0; use tdlambda");
+  if (learner == "td0" && c.lambda != 0.0) throw InputError("td0 has lambda 0; use tdlambda");
   if (learner != "ntuple") afterstate_set(features);
   check_config(c);
   return c;
@@ -113,7 +113,7 @@ TdConfig make_td_config(const std::string& learner, const std::string& features,
 Json to_json(const TdConfig& c) {
   return {{"model", c.model},
           {"rules", rule_set_name(c.rules)},
-          {"board", std::to_string(c.rules.geometry.width) + "x" + std::to_string(c.rules.geometry.height)},
+          {"board", size_name(c.rules.geometry)},
           {"alpha", c.alpha},
           {"normalized", c.normalized},
           {"gamma", c.gamma},
@@ -151,7 +151,7 @@ void restore_td_checkpoint(const Json& ck, const Json& config_json, TdLearner& l
 TdRun run_td(const TdRunSpec& spec, int threads, FeatureKernel kernel, const TdProgressFn& progress) {
   const std::int64_t per_step = static_cast<std::int64_t>(spec.config.games_per_step) * spec.config.pieces_per_step;
   if (spec.budget_pieces < per_step)
-    throw std::invalid_argument("a budget of " + std::to_string(spec.budget_pieces) + " pieces is less than one step (" +
+    throw InputError("a budget of " + std::to_string(spec.budget_pieces) + " pieces is less than one step (" +
                                 std::to_string(per_step) + " = games_per_step x pieces_per_step)");
   TdRun run;
   run.learner = std::make_unique<TdLearner>(spec.config, kernel);

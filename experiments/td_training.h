@@ -20,7 +20,7 @@ namespace tb::td {
 
 bool is_td_learner(const std::string& name);
 
-// The defaults of a learner, overridden by `options`.  Throws std::invalid_argument naming an
+// The defaults of a learner, overridden by `options`.  Throws InputError naming an
 // unknown learner, preset, option or a bad value.
 TdConfig make_td_config(const std::string& learner, const std::string& features,
                         const nlohmann::json& options, const Rules& rules, std::uint64_t seed);
@@ -58,7 +58,7 @@ using TdProgressFn = std::function<void(const TdLearner&, const TdPeriod&)>;
 
 // Trains to the budget.  The checkpoint (atomic) holds the config, the learner state and the
 // records; a resumed run reaches the same weights as an uninterrupted one.  Throws
-// std::runtime_error for a corrupt checkpoint or one made with another config.
+// InputError for a corrupt checkpoint or one made with another config.
 TdRun run_td(const TdRunSpec& spec, int threads, FeatureKernel kernel, const TdProgressFn& progress);
 
 // The checkpoint run_td writes, and its reader.  The reader treats the JSON as untrusted:

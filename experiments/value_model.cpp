@@ -2,16 +2,18 @@
 
 #include <stdexcept>
 
+#include "error.h"
+
 #include "kernel_variants.h"
 
 namespace tb::td {
 
 const FeatureSet& afterstate_set(const std::string& name) {
   const FeatureSet* set = find_feature_set(name);
-  if (!set) throw std::invalid_argument("td: unknown feature set '" + name + "'");
+  if (!set) throw InputError("td: unknown feature set '" + name + "'");
   for (Feature f : set->features)
     if (is_move_feature(f))
-      throw std::invalid_argument("td: feature set '" + name + "' has the move feature '" +
+      throw InputError("td: feature set '" + name + "' has the move feature '" +
                                   std::string(feature_name(f)) +
                                   "', not an afterstate feature (TD learns board features: td44, bertsekas)");
   return *set;
@@ -19,7 +21,7 @@ const FeatureSet& afterstate_set(const std::string& name) {
 
 LinearModel::LinearModel(const std::string& set_name, Geometry g, FeatureKernel kernel)
     : set_(&afterstate_set(set_name)), geometry_(g), kernel_(kernel), lanes_(kernel_lanes(kernel)) {
-  if (const std::string why = check_geometry(g); !why.empty()) throw std::invalid_argument("td: " + why);
+  if (const std::string why = check_geometry(g); !why.empty()) throw InputError("td: " + why);
   for (Feature f : set_->features) {
     const FeatureSource s = feature_source(f);
     groups_ |= s.group;
@@ -55,15 +57,24 @@ void LinearModel::values(const CandidateBlock& block, const std::vector<double>&
 }
 
 void LinearModel::of_board(const Board& board, Active& out) const {
-  auto block = std::make_unique<CandidateBlock>();
-  block->count = 1;
-  block->lanes = kLaneMultiple;
-  block->width = geometry_.width;
-  for (int c = 0; c < geometry_.width; ++c)
-    std::fill_n(&block->cols[c * kBlockCapacity], block->lanes, board.cols[c]);
-  block->values[MOVE_CONSTANT * kBlockCapacity] = 1;
-  prepare(*block);
-  active(*block, 0, out);
+  // One board in a block of the kernel's width (lanes_ copies), on the stack.
+  constexpr int kStride = kLaneMultiple;
+  alignas(64) Word cols[kMaxWidth * kStride];
+  alignas(64) std::int32_t slots[VALUE_SLOT_NB * kStride];
+  for (int c = 0; c < geometry_.width; ++c) std::fill_n(&cols[c * kStride], lanes_, board.cols[c]);
+  const BoardBlock one{cols, kStride, lanes_, geometry_.width, geometry_.height};
+  if (groups_) kernel_(one, groups_, slots);
+  slots[MOVE_CONSTANT * kStride] = 1;
+  const std::size_t n = rows_.size();
+  out.index.resize(n);
+  out.value.resize(n);
+  out.norm2 = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double v = slots[rows_[i] * kStride];
+    out.index[i] = static_cast<std::uint32_t>(i);
+    out.value[i] = v;
+    out.norm2 += v * v;
+  }
 }
 
 Policy LinearModel::policy(const std::vector<double>& w, const std::string& name) const {
@@ -110,9 +121,20 @@ Policy NTupleModel::policy(const std::vector<double>& w, const std::string& name
 
 std::string NTupleModel::name() const { return "ntuple-" + std::string(kNTupleLayout); }
 
+void ValueEvaluator::score(CandidateBlock& block) const {
+  model_.prepare(block);
+  model_.values(block, w_, block.score.data());
+  for (int k = 0; k < block.count; ++k)
+    block.score[k] = block.value(MOVE_LINES, k) + (block.terminal[k] ? 0.0 : block.score[k]);
+}
+
+void ValueEvaluator::chosen(const CandidateBlock& block, int k) const {
+  if (!block.terminal[k]) model_.active(block, k, *afterstate_);
+}
+
 std::unique_ptr<ValueModel> make_value_model(const std::string& model, Geometry g, FeatureKernel kernel) {
   if (model == "ntuple") {
-    if (const std::string why = check_geometry(g); !why.empty()) throw std::invalid_argument("td: " + why);
+    if (const std::string why = check_geometry(g); !why.empty()) throw InputError("td: " + why);
     return std::make_unique<NTupleModel>(g);
   }
   return std::make_unique<LinearModel>(model, g, kernel);

@@ -47,14 +47,14 @@ class ValueModel {
   virtual std::string name() const = 0;  // "td44", "bertsekas" or "ntuple-v1"
 };
 
-// The named set, if it has only board features (and `constant`); else std::invalid_argument
+// The named set, if it has only board features (and `constant`); else InputError
 // naming the unknown set or its first move feature.
 const FeatureSet& afterstate_set(const std::string& name);
 
 // Reads a feature set's values from the kernel slots of a CandidateBlock.
 class LinearModel final : public ValueModel {
  public:
-  // Throws std::invalid_argument for an unknown set or one with move features.
+  // Throws InputError for an unknown set or one with move features.
   LinearModel(const std::string& set_name, Geometry g, FeatureKernel kernel);
   std::size_t size() const override { return rows_.size(); }
   void prepare(CandidateBlock& block) const override;
@@ -86,6 +86,24 @@ class NTupleModel final : public ValueModel {
 
  private:
   NTupleNetwork network_;  // its layout; the learner owns the weights
+};
+
+// Rates a block for the TD learner's decision through Searcher (engine/search/search.h):
+// q_k = r_k + V(s'_k), and a game-ending placement (a terminal afterstate, value 0) q_k = r_k.
+// Reads `w` at every call, so it follows the learner's weights.  When the searcher has chosen,
+// the active features of the chosen afterstate go to `*afterstate` (untouched if it is
+// terminal).
+class ValueEvaluator final : public Evaluator {
+ public:
+  ValueEvaluator(const ValueModel& model, const std::vector<double>& w, Active* afterstate)
+      : model_(model), w_(w), afterstate_(afterstate) {}
+  void score(CandidateBlock& block) const override;
+  void chosen(const CandidateBlock& block, int k) const override;
+
+ private:
+  const ValueModel& model_;
+  const std::vector<double>& w_;
+  Active* afterstate_;
 };
 
 // "ntuple" makes an NTupleModel, anything else a LinearModel of that feature set.

@@ -1,11 +1,12 @@
 // Board feature kernels: the interface every kernel variant implements.
 //
-// A kernel computes features for a *block* of boards at once (DESIGN "Decision" step 3):
-// lanes run across boards, never across the cells of one board.  Kernels see raw words only
-// and know nothing about pieces or placements; move features (landing height, eroded cells,
-// lines) come from the engine.
+// A kernel computes features for a *block* of boards at once (docs/decisions.md "Kernels work
+// on blocks"): lanes run across boards, never across the cells of one board.  Kernels see raw
+// words only and know nothing about pieces or placements; move features (landing height,
+// eroded cells, lines) come from the engine.
 //
-// Definitions: ../shared/RULES.md "Features", restated with citations in docs/features.md.
+// Definitions: quoted above each function of features_reference.cpp; word-level forms, feature
+// sets and citations in docs/features.md.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +15,10 @@
 #include "board_words.h"
 
 namespace tb {
+
+// Article 2's row-fill buckets: rows with 0-1, 2-3, 4-5, 6-7 and 8 or more filled cells
+// (bucket min(filled / 2, kRowFillBuckets - 1)).
+inline constexpr int kRowFillBuckets = 5;
 
 // Output slots of the board features.  Vector features take kMaxWidth slots (W used).
 enum Slot : int {
@@ -32,8 +37,8 @@ enum Slot : int {
   SLOT_DIFF = SLOT_HEIGHT + kMaxWidth,      // |h[c] - h[c+1]|, c < W-1
   SLOT_COL_HOLES = SLOT_DIFF + kMaxWidth,   // holes in column c
   SLOT_COL_WELLS = SLOT_COL_HOLES + kMaxWidth,  // well depth of column c (article 2)
-  SLOT_ROW_FILL = SLOT_COL_WELLS + kMaxWidth,   // rows with 0-1, 2-3, 4-5, 6-7, 8+ cells
-  SLOT_NB = SLOT_ROW_FILL + 5
+  SLOT_ROW_FILL = SLOT_COL_WELLS + kMaxWidth,   // kRowFillBuckets row-fill buckets
+  SLOT_NB = SLOT_ROW_FILL + kRowFillBuckets
 };
 
 // Groups of slots a caller can ask for; a kernel may compute more than asked, never less.

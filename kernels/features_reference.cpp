@@ -1,10 +1,10 @@
 // Reference feature kernel: the oracle every other variant is tested against.
 //
-// Written straight from ../shared/RULES.md "Features" with plain cell loops over (column, row)
-// on a per-board copy of the column words.  No bit tricks, no speed concerns: one small
-// function per feature, each quoting its definition.  Only rows 0 .. H-1 exist here; a cell
-// "above the board" (row >= H) reads as empty, and walls / the floor are handled explicitly
-// where a definition mentions them.
+// Written straight from the feature definitions (docs/features.md gives their word-level forms
+// and sources) with plain cell loops over (column, row) on a per-board copy of the column
+// words.  No bit tricks, no speed concerns: one small function per feature, each quoting its
+// definition.  Only rows 0 .. H-1 exist here; a cell "above the board" (row >= H) reads as
+// empty, and walls / the floor are handled explicitly where a definition mentions them.
 //
 // It computes every slot of a board, then writes only the slots of the requested groups.
 #include <algorithm>
@@ -115,8 +115,8 @@ int wells(const Board& b) {
 // "in each column, going down, at each maximal run of empty cells that starts with a well
 // cell, add 1 + 2 + ... + k, where k is the run length (the topmost well cell plus the empty
 // cells below it)".  Going down, the first well cell met in an empty run is its topmost one
-// (RULES' worked example, column 6: the run starts above the well cells); the rest of that run
-// is then skipped.
+// (the worked example in tests/test_features.cpp, column 6: the run starts above the well
+// cells); the rest of that run is then skipped.
 int wells_fast(const Board& b) {
   int sum = 0;
   for (int c = 0; c < b.W; ++c) {
@@ -219,7 +219,7 @@ int row_fill_bucket(const Board& b, int k) {
     int v = 0;
     for (int c = 0; c < b.W; ++c)
       if (b.filled(c, r)) ++v;
-    if (std::min(v / 2, 4) == k) ++n;
+    if (std::min(v / 2, kRowFillBuckets - 1) == k) ++n;
   }
   return n;
 }
@@ -253,7 +253,7 @@ void one_board(const BoardBlock& block, int k, std::uint32_t groups, std::int32_
   if (want(G_COL_WELLS))
     for (int c = 0; c < b.W; ++c) put(SLOT_COL_WELLS + c, col_well_depth(b, c));
   if (want(G_ROW_FILL))
-    for (int i = 0; i < 5; ++i) put(SLOT_ROW_FILL + i, row_fill_bucket(b, i));
+    for (int i = 0; i < kRowFillBuckets; ++i) put(SLOT_ROW_FILL + i, row_fill_bucket(b, i));
 }
 
 }  // namespace

@@ -9,7 +9,8 @@
 namespace tb {
 namespace {
 
-// Sum over the well cells of `wells` of 1 + (empty cells directly below it): RULES `wells`.
+// Sum over the well cells of `wells` of 1 + (empty cells directly below it): the `wells`
+// definition (quoted in features_reference.cpp).
 // Well cells in one empty run at rows a..b (floor side a) contribute r - a + 1 each.
 int cumulative_wells(Word col, Word wells) {
   int sum = 0;
@@ -21,8 +22,9 @@ int cumulative_wells(Word col, Word wells) {
   return sum;
 }
 
-// RULES `wells_fast`: per maximal empty run that holds a well cell, k(k+1)/2 where k counts
-// the run from its topmost well cell down to the next filled cell or the floor.
+// `wells_fast` (features_reference.cpp): per maximal empty run that holds a well cell,
+// k(k+1)/2 where k counts the run from its topmost well cell down to the next filled cell or
+// the floor.
 int cumulative_wells_fast(Word col, Word wells) {
   int sum = 0;
   while (wells) {
@@ -38,7 +40,7 @@ int cumulative_wells_fast(Word col, Word wells) {
 // Bit-sliced vertical counters: per row, how many of the W columns are filled.
 // count bit j of row r is bit r of plane[j].
 void row_fill_buckets(const std::array<Word, kMaxWidth>& cols, int width, Word rows,
-                      std::int32_t (&buckets)[5]) {
+                      std::int32_t (&buckets)[kRowFillBuckets]) {
   Word plane[5] = {};  // counts up to 31 >= 16
   for (int c = 0; c < width; ++c) {
     Word carry = cols[c];
@@ -50,6 +52,7 @@ void row_fill_buckets(const std::array<Word, kMaxWidth>& cols, int width, Word r
   }
   // bucket b holds rows with fill in [2b, 2b+1] for b < 4, and >= 8 for b = 4:
   // fill >> 1 is (plane[1], plane[2], plane[3], plane[4]).
+  static_assert(kRowFillBuckets == 5, "the buckets below are written out one by one");
   const Word ge8 = (plane[3] | plane[4]) & rows;
   const Word lt8 = ~(plane[3] | plane[4]) & rows;
   buckets[0] = popcount(lt8 & ~plane[1] & ~plane[2]);
@@ -149,9 +152,9 @@ void one_board(const BoardBlock& b, int k, std::uint32_t groups, std::int32_t* o
     }
   }
   if (groups & G_ROW_FILL) {
-    std::int32_t buckets[5];
+    std::int32_t buckets[kRowFillBuckets];
     row_fill_buckets(col, W, rows, buckets);
-    for (int i = 0; i < 5; ++i) put(SLOT_ROW_FILL + i, buckets[i]);
+    for (int i = 0; i < kRowFillBuckets; ++i) put(SLOT_ROW_FILL + i, buckets[i]);
   }
 }
 

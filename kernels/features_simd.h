@@ -201,6 +201,7 @@ void board_lanes(const Word* cols, int stride, int width, int height, std::uint3
         carry = next;
       }
     }
+    static_assert(kRowFillBuckets == 5, "the buckets below are written out one by one");
     const U big = plane[3] | plane[4];  // fill >= 8
     const U lt8 = ~big & rows;
     put(SLOT_ROW_FILL + 0, L::popcnt(lt8 & ~plane[1] & ~plane[2]));

@@ -2,6 +2,8 @@
 
 #include <array>
 #include <cstdlib>
+
+#include "error.h"
 #include <stdexcept>
 
 namespace tb {
@@ -54,10 +56,10 @@ const KernelVariant& select_kernel(std::string_view forced) {
   if (name.empty()) return best_kernel();
   const KernelVariant* v = find_kernel(name);
   if (!v)
-    throw std::invalid_argument("unknown kernel '" + std::string(name) +
+    throw InputError("unknown kernel '" + std::string(name) +
                                 "' (reference, scalar, sse4.2, avx2, avx512)");
   if (!v->supported())
-    throw std::invalid_argument("kernel '" + std::string(name) + "' needs " +
+    throw InputError("kernel '" + std::string(name) + "' needs " +
                                 std::string(v->requires_isa) + ", which this CPU lacks");
   return *v;
 }

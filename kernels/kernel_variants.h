@@ -34,7 +34,7 @@ int kernel_lanes(FeatureKernel kernel);                   // its variant's lanes
 inline constexpr const char* kKernelEnv = "TETRISBENCH_KERNEL";
 
 // `forced` (from --kernel) if non-empty, else $TETRISBENCH_KERNEL if set, else the best.
-// Throws std::invalid_argument for an unknown or unsupported name.
+// Throws InputError (engine/io/error.h) for an unknown or unsupported name.
 const KernelVariant& select_kernel(std::string_view forced);
 
 }  // namespace tb

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `tetrisbench compare` end to end: a tiny comparison writes every file of its results folder
 # (report.md and plots included); a run killed with SIGKILL mid-way and resumed gives the same
-# report numbers as an uninterrupted one; an existing folder is never overwritten.
+# report numbers as an uninterrupted one; an existing folder is never overwritten; a tiny
+# comparison under the lee rule set.
 # Usage: compare_test.sh PATH/TO/tetrisbench PATH/TO/tiny-compare.toml [LABEL-TO-KILL-IN [BOARD]]
 set -u
 bin=$1 config=$2 victim=${3:-pso-article1} board=${4:-6x8}
@@ -56,6 +57,53 @@ if [ "$(numbers "$work/whole/report.json")" = "$(numbers "$work/killed/report.js
 else
   fail "resumed report differs from the uninterrupted one"
 fi
+
+# A tiny comparison under article 4's rules (`rules = "lee"`): every game is a lee game, the
+# rule set is named in metadata.json, report.json and report.md, the learned weights play
+# under --rules lee, and a resume with the rule set edited is refused.
+cat >"$work/lee.toml" <<'EOF'
+name = "tiny-lee"
+features = "lee"
+runs = 2
+seed = 4
+[rules]
+rules = "lee"
+[fitness]
+games = 2
+max_pieces = 150
+[budget]
+pieces = 8000
+[heldout]
+games = 3
+max_pieces = 300
+[[optimizer]]
+optimizer = "ga-lee"
+options = { population = 10 }
+[[optimizer]]
+optimizer = "cmaes"
+EOF
+"$bin" compare "$work/lee.toml" --out "$work/lee" --threads 2 2>"$work/lee.log" >/dev/null ||
+  { fail "lee compare failed"; cat "$work/lee.log"; }
+/usr/bin/python3 - "$work/lee" <<'PY' || fail "the lee rule set is not recorded in the results"
+import json, sys
+d = sys.argv[1]
+r = json.load(open(d + "/report.json"))
+assert r["experiment"]["rules"] == "lee" and r["experiment"]["board"] == "10x22", r["experiment"]
+assert json.load(open(d + "/metadata.json"))["experiment"]["rules"] == "lee"
+for o in r["optimizers"]:
+    assert o["held_out"]["board"] == "10x22" and o["held_out"]["ci95"][0] is not None, o["held_out"]
+PY
+grep -q 'rules `lee` on 10x22' "$work/lee/report.md" || fail "report.md does not name the lee rules"
+grep -q '^rules lee$' "$work/lee/runs/cmaes/run-0/final.policy" || fail "final.policy does not name the lee rules"
+"$bin" play --rules lee --policy "$work/lee/runs/cmaes/run-0/final.policy" --games 1 --max-pieces 50 >/dev/null ||
+  fail "the lee weights do not play under --rules lee"
+sed -i 's/^rules = "lee"/rules = "guideline"/' "$work/lee/config.toml"
+"$bin" compare --resume "$work/lee" 2>"$work/stderr" >/dev/null
+[ $? -eq 2 ] && grep -q "was changed" "$work/stderr" || fail "a resume with the rule set edited was not refused"
+sed 's/^\[heldout\]$/[heldout]\nboards = ["10x12"]/' "$work/lee.toml" >"$work/boards.toml"
+"$bin" compare "$work/boards.toml" --out "$work/lee-boards" 2>"$work/stderr" >/dev/null
+[ $? -eq 2 ] && grep -q "heldout.boards" "$work/stderr" || fail "lee with held-out boards was not refused"
+echo "ok: a comparison under the lee rule set"
 
 if [ "$failures" -ne 0 ]; then echo "$failures failure(s)"; exit 1; fi
 echo "all compare checks passed"

@@ -7,7 +7,11 @@
 #include "compare_report.h"
 #include "compare_run.h"
 #include "experiment_config.h"
+#include "parallel_play.h"
+#include "rng.h"
+#include "rule_sets.h"
 #include "stats.h"
+#include "tetris_fitness.h"
 
 namespace tb::opt {
 namespace {
@@ -123,6 +127,128 @@ TEST(ExperimentConfig, TdEntries) {
   EXPECT_NE(message("optimizer = \"tdlambda\"\noptions = { games_per_step = 1000, pieces_per_step = 1000 }\n")
                 .find("at least one step"),
             std::string::npos);
+}
+
+// [rules] names a preset (rule_sets.h choose_rules): lee and guideline fix their board,
+// generator and overflow; research is refined as before.
+TEST(ExperimentConfig, RuleSetPresets) {
+  const std::string head = "name = \"x\"\nfeatures = \"lee\"\n[budget]\npieces = 100000\n";
+  const std::string cmaes = "[[optimizer]]\noptimizer = \"cmaes\"\n";
+  const ExperimentConfig lee = parse_experiment(head + "[rules]\nrules = \"lee\"\n" + cmaes, "lee.toml");
+  EXPECT_EQ(rule_set_name(lee.rules), "lee");
+  EXPECT_EQ(lee.rules.geometry.height, 22);
+  EXPECT_EQ(lee.rules.geometry.hidden, 2);
+  EXPECT_EQ(lee.rules.lookahead, 1);
+  EXPECT_FALSE(lee.rules.clear_between_plies);
+  ASSERT_EQ(lee.heldout_boards.size(), 1u);
+  EXPECT_EQ(lee.heldout_boards[0].hidden, 2);  // held-out games keep the hidden rows
+  EXPECT_EQ(to_json(lee)["rules"], "lee");
+  EXPECT_EQ(to_json(lee)["board"], "10x22");
+  const ExperimentConfig same = parse_experiment(
+      head + "[rules]\nrules = \"lee\"\nboard = \"10x22\"\ngenerator = \"bag7\"\noverflow = \"hidden-rows\"\n"
+             "lookahead = 1\n" + cmaes, "lee.toml");
+  EXPECT_EQ(to_json(same), to_json(lee));
+  const ExperimentConfig guide =
+      parse_experiment(head + "[rules]\nrules = \"guideline\"\nlookahead = 1\n" + cmaes, "g.toml");
+  EXPECT_EQ(rule_set_name(guide.rules), "guideline+lookahead1");
+  EXPECT_EQ(guide.rules.placement, PlacementModel::reachable);
+  // research is the default, spelled out or not
+  const ExperimentConfig plain = parse_experiment(head + "[rules]\nboard = \"8x12\"\n" + cmaes, "r.toml");
+  const ExperimentConfig spelled =
+      parse_experiment(head + "[rules]\nrules = \"research\"\nboard = \"8x12\"\n" + cmaes, "r.toml");
+  EXPECT_EQ(to_json(plain), to_json(spelled));
+  EXPECT_EQ(rule_set_name(parse_experiment(head + cmaes, "r.toml").rules), "research");
+  EXPECT_EQ(to_json(parse_experiment(head + cmaes, "r.toml"))["board"], "10x10");
+}
+
+TEST(ExperimentConfig, RuleSetRefusals) {
+  const std::string head = "name = \"x\"\nfeatures = \"lee\"\n[budget]\npieces = 100000\n";
+  auto message = [&](const std::string& rules, const std::string& rest = "[[optimizer]]\noptimizer = \"ce\"\n") {
+    try {
+      parse_experiment(head + "[rules]\n" + rules + rest, "bad.toml");
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  auto says = [](const std::string& m, const std::string& key, const std::string& what) {
+    EXPECT_NE(m.find("bad.toml: " + key + ": "), std::string::npos) << m;
+    EXPECT_NE(m.find(what), std::string::npos) << m;
+    EXPECT_EQ(m.find('\n'), std::string::npos) << m;
+  };
+  says(message("rules = \"tetris99\"\n"), "rules.rules", "unknown rule set 'tetris99' (research, guideline or lee)");
+  says(message("rules = 3\n"), "rules.rules", "expected a string");
+  says(message("rules = \"\"\n"), "rules.rules", "is empty");
+  says(message("rules = \"lee\"\nboard = \"10x20\"\n"), "rules.board", "rule set lee fixes the board at 10x22");
+  says(message("rules = \"lee\"\nlookahead = 0\n"), "rules.lookahead", "fixes the lookahead at 1");
+  says(message("rules = \"lee\"\noverflow = \"strict\"\n"), "rules.overflow", "fixes the game-over rule at hidden-rows");
+  says(message("rules = \"guideline\"\ngenerator = \"uniform\"\n"), "rules.generator", "fixes the generator at bag7");
+  says(message("rules = \"guideline\"\noverflow = \"clear-first\"\n"), "rules.overflow", "lock-out");
+  says(message("overflow = \"lock-out\"\n"), "rules.overflow", "belongs to rule set guideline");
+  says(message("overflow = \"hidden-rows\"\n"), "rules.overflow", "belongs to rule set lee");
+  says(message("overflow = \"maybe\"\n"), "rules.overflow", "unknown overflow rule 'maybe'");
+  says(message("generator = \"bag8\"\n"), "rules.generator", "unknown generator 'bag8' (uniform or bag7)");
+  says(message("board = \"10by10\"\n"), "rules.board", "is not WxH");
+  says(message("board = \"\"\n"), "rules.board", "is empty");
+  says(message("lookahead = 2\n"), "rules.lookahead", "must be an integer in [0, 1]");
+  says(message("lookahead = -1\n"), "rules.lookahead", "must be an integer in [0, 1]");
+  says(message("placement = \"drop\"\n"), "rules.placement", "unknown key");
+  // Fixed-board presets have no extra held-out boards.
+  says(message("rules = \"lee\"\n", "[heldout]\nboards = [\"10x12\"]\n[[optimizer]]\noptimizer = \"ce\"\n"),
+       "heldout.boards", "rule set lee fixes the board at 10x22");
+  says(message("rules = \"guideline\"\n", "[heldout]\nboards = []\n[[optimizer]]\noptimizer = \"ce\"\n"),
+       "heldout.boards", "held-out boards are for research rules");
+  // TD learners learn one-piece afterstates of drop placements.
+  says(message("rules = \"lee\"\n", "[[optimizer]]\noptimizer = \"tdlambda\"\nfeatures = \"td44\"\n"),
+       "optimizer[0].optimizer", "a TD learner is a one-piece controller (lookahead 0); rules 'lee' have lookahead 1");
+  says(message("rules = \"guideline\"\n", "[[optimizer]]\noptimizer = \"ntuple\"\n"), "optimizer[0].optimizer",
+       "a TD learner learns drop placements only; rules 'guideline' use reachable placements");
+  says(message("lookahead = 1\n", "[[optimizer]]\noptimizer = \"td0\"\nfeatures = \"td44\"\n"), "optimizer[0].optimizer",
+       "rules 'research+lookahead1' have lookahead 1");
+}
+
+// Every shipped config but lee-rules.toml plays the research rules (their experiments and
+// results are what they were before [rules] took a preset).
+TEST(ExperimentConfig, ShippedConfigsKeepTheirRules) {
+  for (const auto& entry : fs::directory_iterator(TB_CONFIG_DIR)) {
+    if (entry.path().extension() != ".toml") continue;
+    const ExperimentConfig c = load_experiment(entry.path().string());
+    const bool lee = entry.path().filename() == "lee-rules.toml";
+    EXPECT_EQ(to_json(c)["rules"], lee ? "lee" : "research") << entry.path();
+    EXPECT_EQ(c.rules.geometry.hidden, lee ? 2 : 0) << entry.path();
+  }
+}
+
+// The fitness games and the held-out games of a lee experiment are lee games: the same lines
+// as `play --rules lee` on the same streams.
+TEST(CompareRun, GamesPlayUnderTheConfiguredRuleSet) {
+  const ExperimentConfig c = parse_experiment(
+      "name = \"lee\"\nfeatures = \"lee\"\nruns = 1\n[rules]\nrules = \"lee\"\n[fitness]\ngames = 2\n"
+      "max_pieces = 150\n[budget]\npieces = 6000\n[heldout]\ngames = 2\nmax_pieces = 200\n"
+      "[[optimizer]]\noptimizer = \"cmaes\"\n",
+      "lee.toml");
+  const Policy lee = load_policy("lee");
+  GameConfig game;
+  game.rules = rule_set(RuleSet::lee);
+  game.seed = stream_key(7, 3);
+  game.max_pieces = 150;
+  const PlaySummary want = summarize(play_games(lee, game, 2, 1, features_scalar, nullptr));
+  ASSERT_GT(want.mean_lines, 0);
+  Matrix X(4, 1);
+  for (int i = 0; i < 4; ++i) X(i, 0) = lee.weights[static_cast<std::size_t>(i)];
+  const GenerationFitness fit = evaluate_generation(X, "lee", c, 7, 3, 150, 2, features_scalar);
+  EXPECT_DOUBLE_EQ(fit.statistic[0], want.mean_lines);
+  game.seed = stream_key(c.seed ^ kHeldOutSeed, 0);
+  game.max_pieces = 200;
+  const PlaySummary held = evaluate_heldout(lee, c, c.heldout_boards[0], 2, features_scalar);
+  EXPECT_EQ(held.mean_lines, summarize(play_games(lee, game, 2, 1, features_scalar, nullptr)).mean_lines);
+
+  const std::string dir = temp_dir("lee-run");
+  const json result = run_one(c, 0, 0, dir, 2, features_scalar, nullptr);
+  EXPECT_TRUE(result["held_out"].contains("10x22")) << result["held_out"].dump();
+  EXPECT_LE(result["pieces"].get<std::int64_t>(), 6000);
+  EXPECT_EQ(load_policy(dir + "/final.policy").rules, "lee");
+  fs::remove_all(dir);
 }
 
 struct Crash {};

@@ -1,5 +1,5 @@
-// Determinism of whole runs (../shared/RULES.md "Piece generators": thread count or batch size
-// must not change any game), and a differential test of the scalar feature kernel against the
+// Determinism of whole runs (docs/rules.md "Piece generators", docs/decisions.md "Threads live
+// in one place": thread count or batch size must not change any game), and a differential test of the scalar feature kernel against the
 // reference kernel on boards produced by real play.
 #include <gtest/gtest.h>
 
@@ -163,7 +163,8 @@ std::vector<std::pair<int, std::string>> used_slots(int width) {
     s.push_back({SLOT_COL_HOLES + c, "col_holes[" + std::to_string(c) + "]"});
   for (int c = 0; c < width; ++c)
     s.push_back({SLOT_COL_WELLS + c, "col_wells[" + std::to_string(c) + "]"});
-  for (int i = 0; i < 5; ++i) s.push_back({SLOT_ROW_FILL + i, "row_fill[" + std::to_string(i) + "]"});
+  for (int i = 0; i < kRowFillBuckets; ++i)
+    s.push_back({SLOT_ROW_FILL + i, "row_fill[" + std::to_string(i) + "]"});
   return s;
 }
 

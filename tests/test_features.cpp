@@ -1,6 +1,7 @@
-// Tests of the board feature kernels (kernels/feature_kernels.h) against ../shared/RULES.md
-// "Features": hand-computed boards for every variant, then a randomized differential test of
-// features_scalar against features_reference (the oracle).
+// Tests of the board feature kernels (kernels/feature_kernels.h) against the feature
+// definitions (quoted in kernels/features_reference.cpp; docs/features.md): hand-computed
+// boards for every variant, then a randomized differential test of features_scalar against
+// features_reference (the oracle).
 #include <gtest/gtest.h>
 
 #include <array>
@@ -51,7 +52,7 @@ TestBoard parse(std::initializer_list<std::string_view> rows_top_first, int H = 
   return b;
 }
 
-// Top row first, like RULES.md.
+// Top row first.
 std::string draw(const TestBoard& b) {
   std::ostringstream s;
   s << "W=" << b.W << " H=" << b.H << "\n";
@@ -103,7 +104,7 @@ std::vector<int> slots_of_group(std::uint32_t g, int W) {
     case G_DIFFS: range(SLOT_DIFF, W - 1); break;
     case G_COL_HOLES: range(SLOT_COL_HOLES, W); break;
     case G_COL_WELLS: range(SLOT_COL_WELLS, W); break;
-    case G_ROW_FILL: range(SLOT_ROW_FILL, 5); break;
+    case G_ROW_FILL: range(SLOT_ROW_FILL, kRowFillBuckets); break;
     default: ADD_FAILURE() << "not a single group: " << g;
   }
   return s;
@@ -173,12 +174,12 @@ void expect_features(const TestBoard& b, const Expected& e) {
     vec(e.diffs, SLOT_DIFF, b.W - 1, "diff");
     vec(e.col_holes, SLOT_COL_HOLES, b.W, "col_holes");
     vec(e.col_wells, SLOT_COL_WELLS, b.W, "col_wells");
-    vec(e.row_fill, SLOT_ROW_FILL, 5, "row_fill");
+    vec(e.row_fill, SLOT_ROW_FILL, kRowFillBuckets, "row_fill");
   }
 }
 
 // ---------------------------------------------------------------------------------------------
-// RULES.md worked example.
+// The worked example of the `wells` definition: wells 20, wells_fast 23 (docs/features.md).
 
 TestBoard rules_example() {
   return parse({

@@ -22,7 +22,7 @@
 
 #include "checked_number.h"
 #include "file_io.h"
-#include "input_error.h"
+#include "error.h"
 
 namespace {
 
@@ -234,7 +234,7 @@ TEST_F(IoTest, RefusesToReplaceADirectory) {
 }
 
 TEST_F(IoTest, AWriteIntoAMissingFolderFailsAndLeavesNothing) {
-  EXPECT_THROW(tb::write_file_atomically(at("missing/out.txt"), "data"), std::runtime_error);
+  EXPECT_THROW(tb::write_file_atomically(at("missing/out.txt"), "data"), tb::RunError);
   EXPECT_TRUE(names_in(dir_).empty());
 }
 

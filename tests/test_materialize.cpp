@@ -1,11 +1,17 @@
 // materialize() (the block path of every decision) against drop() (the one-board reference):
 // the same boards, move features and game-over flags for every placement, on boards from
-// random play at several sizes and under both overflow rules.
+// random play at several sizes and under every overflow rule, for every instruction-set
+// variant this CPU runs (search_kernels.h), both for drop placements and for placements that
+// carry their row.
 #include <gtest/gtest.h>
 
-#include "evaluator.h"
+#include <string>
+
+#include "kernel_variants.h"
+#include "materialize.h"
 #include "piece_stream.h"
 #include "placement.h"
+#include "search_kernels.h"
 
 namespace tb {
 namespace {
@@ -21,31 +27,69 @@ void expect_block_matches_drop(const CandidateBlock& block, const Board& base, G
     ASSERT_EQ(block.value(MOVE_ERODED, k), m.eroded + carry.eroded);
     ASSERT_EQ(block.value(MOVE_LANDING_X2, k), m.landing_height_x2());
     ASSERT_EQ(block.value(MOVE_CONSTANT, k), 1);
+    ASSERT_EQ(block.placed(k).row, m.landing_row);
   }
   for (int k = block.count; k < block.lanes; ++k) ASSERT_EQ(block.board(k), base) << "padding lane";
 }
 
-TEST(Materialize, MatchesDropOnRandomPlay) {
+// Plays random games under `overflow` and checks every block of `kernel`'s variant, as drops
+// and (with each drop's row filled in) as row placements.
+long check_variant(FeatureKernel kernel, Overflow overflow, Geometry g, std::uint64_t game) {
   auto block = std::make_unique<CandidateBlock>();
+  auto rows = std::make_unique<CandidateBlock>();
+  PieceStream stream = PieceStream::make(Generator::uniform, 99, game);
+  CounterRng choice{stream_key(5, game), 0};
+  Board board;
   long checked = 0;
-  for (Overflow overflow : {Overflow::strict, Overflow::clear_first})
-    for (Geometry g : {Geometry{4, 4}, Geometry{6, 9}, Geometry{10, 20}, Geometry{16, 28}, Geometry{10, 6}})
-      for (std::uint64_t game = 0; game < 30; ++game) {
-        PieceStream stream = PieceStream::make(Generator::uniform, 99, game);
-        CounterRng choice{stream_key(5, game), 0};
-        Board board;
-        for (int step = 0; step < 400; ++step) {
-          const Piece p = stream.next();
-          const PlyCarry carry{step % 3, step % 5};
-          materialize(*block, board, p, g, overflow, carry);
-          expect_block_matches_drop(*block, board, g, overflow, carry);
-          if (HasFatalFailure()) return;
-          checked += block->count;
-          const Placement pl = block->placements[choice.below(block->count)];
-          if (drop(board, pl, g, overflow).game_over) break;
+  for (int step = 0; step < 300; ++step) {
+    const Piece p = stream.next();
+    const PlyCarry carry{step % 3, step % 5};
+    materialize(*block, board, p, g, overflow, carry, kernel);
+    expect_block_matches_drop(*block, board, g, overflow, carry);
+    std::array<Placement, kBlockCapacity> placed;
+    for (int k = 0; k < block->count; ++k) placed[k] = block->placed(k);
+    materialize_rows(*rows, board, placed.data(), block->count, g, overflow, carry, kernel);
+    for (int k = 0; k < block->count; ++k) {
+      EXPECT_EQ(rows->placements[k], placed[k]);
+      EXPECT_EQ(rows->board(k), block->board(k));
+      EXPECT_EQ(rows->terminal[k], block->terminal[k]);
+      for (int slot : {MOVE_LANDING_X2, MOVE_ERODED, MOVE_LINES, MOVE_CONSTANT})
+        EXPECT_EQ(rows->value(slot, k), block->value(slot, k));
+    }
+    if (::testing::Test::HasFailure()) return checked;
+    checked += block->count;
+    const Placement pl = block->placements[choice.below(block->count)];
+    if (drop(board, pl, g, overflow).game_over) break;
+  }
+  return checked;
+}
+
+TEST(Materialize, EveryVariantMatchesDropOnRandomPlay) {
+  for (const KernelVariant& v : kernel_variants()) {
+    if (!v.supported()) continue;
+    SCOPED_TRACE(std::string(v.name) + " (" + search_kernels(v.kernel).isa + ")");
+    long checked = 0;
+    for (Overflow overflow : {Overflow::strict, Overflow::clear_first})
+      for (Geometry g : {Geometry{4, 4}, Geometry{6, 9}, Geometry{10, 20}, Geometry{16, 28}, Geometry{10, 6}})
+        for (std::uint64_t game = 0; game < 12; ++game) {
+          checked += check_variant(v.kernel, overflow, g, game);
+          if (HasFailure()) return;
         }
-      }
-  EXPECT_GT(checked, 100000);
+    // Hidden-row rules: lee's (any block in the hidden rows) on a board with 2 hidden rows.
+    for (std::uint64_t game = 0; game < 12; ++game) checked += check_variant(v.kernel, Overflow::hidden_rows, {10, 22, 2}, game);
+    EXPECT_GT(checked, 50000);
+  }
+}
+
+TEST(Materialize, EachKernelFamilyHasItsOwnVariant) {
+  EXPECT_STREQ(search_kernels(features_reference).isa, "reference");
+  EXPECT_STREQ(search_kernels(features_scalar).isa, "x86-64-v2");
+  if (const KernelVariant* v = find_kernel("avx512"); v && v->supported() && __builtin_cpu_supports("x86-64-v4")) {
+    EXPECT_STREQ(search_kernels(v->kernel).isa, "x86-64-v4");
+  }
+  if (const KernelVariant* v = find_kernel("avx2"); v && v->supported() && __builtin_cpu_supports("x86-64-v3")) {
+    EXPECT_STREQ(search_kernels(v->kernel).isa, "x86-64-v3");
+  }
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
-// The `drop` placement model, line clears and the overflow rules (../shared/RULES.md
-// "Pieces", "Placement model `drop`", "Line clears and score", "Game over").
+// The `drop` placement model, line clears and the overflow rules (docs/rules.md "Pieces and
+// orientations", "Placement model `drop`", "Line clears, score, game over").
 //
-// Every expected value here is worked out by hand from RULES.md, not read back from the
+// Every expected value here is worked out by hand from those rules, not read back from the
 // engine.
 #include <gtest/gtest.h>
 
@@ -25,7 +25,8 @@ std::vector<Placement> drops(Piece p, int width) {
   return {buf.data(), end};
 }
 
-// RULES "Pieces": the orientation widths, in the documented enumeration order.
+// docs/rules.md "Pieces and orientations": the orientation widths, in the documented
+// enumeration order.
 const std::vector<int>& rules_widths(Piece p) {
   static const std::array<std::vector<int>, PIECE_NB> widths = {{
       {4, 1},        // I

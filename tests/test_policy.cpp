@@ -1,5 +1,5 @@
-// Policies: the built-in reference weights (../shared/RULES.md "Named feature sets and
-// reference weights"), the weight file format (engine/policy/policy.h) and its errors.
+// Policies: the built-in reference weights (docs/features.md "Feature sets and sources",
+// "Reference policies"), the weight file format (engine/policy/policy.h) and its errors.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -50,7 +50,7 @@ std::string lower(std::string s) {
 struct Builtin {
   const char* name;
   const char* feature_set;
-  std::vector<double> weights;  // RULES.md's table (BCTS: the precise record_du.dat vector)
+  std::vector<double> weights;  // as published (BCTS: the precise record_du.dat vector)
 };
 
 const std::vector<Builtin>& builtins() {

@@ -307,7 +307,7 @@ TEST(ColorBoard, FollowsTheEngineOnRandomDrops) {
         cb.lock(pl, row);
         const Move m = drop(board, pl, g, overflow);
         ASSERT_EQ(m.landing_row, row);
-        const bool clears = !(m.game_over && overflow == Overflow::strict);  // RULES `strict`
+        const bool clears = !(m.game_over && overflow == Overflow::strict);  // docs/rules.md `strict`
         EXPECT_EQ(clears ? cb.clear_full_rows(width) : 0, m.lines);
         lines += m.lines;
         ASSERT_EQ(cb.occupancy(), board) << "move " << move << "\n" << to_text(board, {width, 16});
@@ -380,7 +380,7 @@ TEST(Render, PngReadsBackWithColors) {
   EXPECT_GT(hidden_l.r, hidden_l.b);
   EXPECT_NE(at(1, 3), background);  // hidden empty cells differ from visible ones
 
-  EXPECT_THROW(write_png((dir.path / "no" / "b.png").string(), f), std::runtime_error);
+  EXPECT_THROW(write_png((dir.path / "no" / "b.png").string(), f), RunError);
   EXPECT_EQ(dir.files(), 1);
 }
 
@@ -536,7 +536,7 @@ TEST(Render, GifLzwSurvivesDictionaryResets) {
   ASSERT_EQ(images.size(), 1u);
   EXPECT_EQ(images[0].pixels, expected_indices(f, 2));
   EXPECT_GE(images[0].clears, 3);  // the first, and at least two when the table filled
-  EXPECT_THROW(write_gif(path.string(), {f, frame_from_rows({"T."}, 0, "")}, 2, 0), std::invalid_argument);
+  EXPECT_THROW(write_gif(path.string(), {f, frame_from_rows({"T."}, 0, "")}, 2, 0), InputError);
 }
 
 }  // namespace

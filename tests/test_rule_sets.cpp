@@ -1,4 +1,5 @@
-// The named rule sets (docs/rules.md "Rule sets"): names, game-over rules on hand-made boards
+// The named rule sets (docs/rules.md "Rule sets"): names and their round trips, the choice of
+// a preset and its refinements, game-over rules on hand-made boards
 // (block-out, lock-out, article 4's hidden rows), article 4's pair rated without clears
 // between the plies, reachable placements in the game loop, and blocks of more than
 // kBlockCapacity reachable placements.
@@ -10,10 +11,11 @@
 
 #include "evaluator.h"
 #include "game.h"
-#include "materialize_rows.h"
+#include "materialize.h"
 #include "policy.h"
 #include "reachable.h"
 #include "rule_sets.h"
+#include "error.h"
 #include "search.h"
 
 namespace tb {
@@ -32,11 +34,40 @@ bool has_overhang(const Board& b, Geometry g) {
   return false;
 }
 
+void expect_same(const Rules& got, const Rules& want) {
+  const std::string name = rule_set_name(want);
+  EXPECT_EQ(rule_set_name(got), name);
+  EXPECT_EQ(got.base, want.base) << name;
+  EXPECT_EQ(got.geometry.width, want.geometry.width) << name;
+  EXPECT_EQ(got.geometry.height, want.geometry.height) << name;
+  EXPECT_EQ(got.geometry.hidden, want.geometry.hidden) << name;
+  EXPECT_EQ(got.overflow, want.overflow) << name;
+  EXPECT_EQ(got.generator, want.generator) << name;
+  EXPECT_EQ(got.lookahead, want.lookahead) << name;
+  EXPECT_EQ(got.placement, want.placement) << name;
+  EXPECT_EQ(got.rotation, want.rotation) << name;
+  EXPECT_EQ(got.clear_between_plies, want.clear_between_plies) << name;
+}
+
+// The field a refusal names (rules.h RulesError), or "accepted".
+template <class F>
+std::string refused_field(F&& f) {
+  try {
+    f();
+  } catch (const RulesError& e) {
+    EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << "one line: " << e.what();
+    return e.field;
+  }
+  return "accepted";
+}
+
+constexpr RuleSet kPresets[] = {RuleSet::research, RuleSet::guideline, RuleSet::lee};
+
 TEST(RuleSets, NamesRoundTrip) {
   EXPECT_EQ(rule_set_name(rule_set(RuleSet::research)), "research");
   EXPECT_EQ(rule_set_name(rule_set(RuleSet::guideline)), "guideline");
   EXPECT_EQ(rule_set_name(rule_set(RuleSet::lee)), "lee");
-  Rules r;
+  Rules r = rule_set(RuleSet::research);
   r.generator = Generator::bag7;
   r.overflow = Overflow::clear_first;
   r.lookahead = 1;
@@ -45,18 +76,138 @@ TEST(RuleSets, NamesRoundTrip) {
   g.lookahead = 1;
   g.rotation = RotationSystem::simple;
   EXPECT_EQ(rule_set_name(g), "guideline+lookahead1+simple-kicks");
-  for (const Rules& want : {r, g, rule_set(RuleSet::lee), rule_set(RuleSet::guideline)}) {
-    Rules got;
-    EXPECT_EQ(parse_rule_set_name(rule_set_name(want), want.geometry, got), "") << rule_set_name(want);
-    EXPECT_EQ(rule_set_name(got), rule_set_name(want));
-    EXPECT_EQ(got.geometry.height, want.geometry.height);
-    EXPECT_EQ(got.geometry.hidden, want.geometry.hidden);
-    EXPECT_EQ(got.clear_between_plies, want.clear_between_plies);
+  for (const Rules& want : {r, g, rule_set(RuleSet::lee), rule_set(RuleSet::guideline)})
+    expect_same(parse_rule_set_name(rule_set_name(want), want.geometry), want);
+  EXPECT_EQ(refused_field([] { parse_rule_set_name("tetris99", {10, 20}); }), "rules");
+  EXPECT_EQ(refused_field([] { parse_rule_set_name("lee+turbo", {10, 20}); }), "rules");
+  EXPECT_EQ(refused_field([] { parse_rule_set_name("research+lock-out", {10, 20}); }), "overflow");  // no hidden rows
+  EXPECT_EQ(refused_field([] { parse_rule_set_name("research+hidden05", {10, 20}); }), "rules");  // not as written
+  EXPECT_EQ(refused_field([] { parse_rule_set_name("research", {3, 20}); }), "board");
+}
+
+// Every value of every field: parse(to_string(v)) == v, and unknown names are refused.
+TEST(RuleSets, EveryValueNameRoundTrips) {
+  for (Overflow v : {Overflow::strict, Overflow::clear_first, Overflow::lock_out, Overflow::hidden_rows})
+    EXPECT_EQ(parse_overflow(to_string(v)), v);
+  for (Generator v : {Generator::uniform, Generator::bag7}) EXPECT_EQ(parse_generator(to_string(v)), v);
+  for (PlacementModel v : {PlacementModel::drop, PlacementModel::reachable}) EXPECT_EQ(parse_placement(to_string(v)), v);
+  for (RotationSystem v : {RotationSystem::srs, RotationSystem::simple}) EXPECT_EQ(parse_rotation(rotation_token(v)), v);
+  for (RuleSet v : kPresets) EXPECT_EQ(parse_rule_set(to_string(v)), v);
+  EXPECT_EQ(refused_field([] { parse_overflow("maybe"); }), "overflow");
+  EXPECT_EQ(refused_field([] { parse_generator("tetris99"); }), "generator");
+  EXPECT_EQ(refused_field([] { parse_placement("slide"); }), "placement");
+  EXPECT_EQ(refused_field([] { parse_rotation("ars"); }), "rotation");
+  EXPECT_EQ(refused_field([] { parse_rule_set("Lee"); }), "rules");
+  EXPECT_EQ(refused_field([] { parse_rule_set(""); }), "rules");
+  try {
+    parse_generator("tetris99");
+    ADD_FAILURE() << "accepted";
+  } catch (const RulesError& e) {
+    EXPECT_STREQ(e.what(), "unknown generator 'tetris99' (uniform or bag7)");
   }
-  Rules bad;
-  EXPECT_NE(parse_rule_set_name("tetris99", {10, 20}, bad), "");
-  EXPECT_NE(parse_rule_set_name("lee+turbo", {10, 20}, bad), "");
-  EXPECT_NE(parse_rule_set_name("research+lock-out", {10, 20}, bad), "");  // no hidden rows
+}
+
+// Every preset with every variant token (one field changed at a time, and all at once): the
+// name reads back to the same rules, or, when check_rules refuses the combination, the name is
+// refused too.
+TEST(RuleSets, EveryPresetAndVariantTokenRoundTrips) {
+  std::vector<Rules> variants;
+  for (RuleSet s : kPresets) {
+    const Rules p = rule_set(s);
+    variants.push_back(p);
+    for (Overflow v : {Overflow::strict, Overflow::clear_first, Overflow::lock_out, Overflow::hidden_rows})
+      variants.push_back(p), variants.back().overflow = v;
+    for (Generator v : {Generator::uniform, Generator::bag7}) variants.push_back(p), variants.back().generator = v;
+    for (int v : {0, 1}) variants.push_back(p), variants.back().lookahead = v;
+    for (PlacementModel v : {PlacementModel::drop, PlacementModel::reachable})
+      variants.push_back(p), variants.back().placement = v;
+    for (RotationSystem v : {RotationSystem::srs, RotationSystem::simple})
+      variants.push_back(p), variants.back().rotation = v;
+    for (bool v : {false, true}) variants.push_back(p), variants.back().clear_between_plies = v;
+    for (int v : {0, 1, 2, 6, 8, 12}) variants.push_back(p), variants.back().geometry.hidden = v;
+    Rules all = p;
+    all.generator = s == RuleSet::research ? Generator::bag7 : Generator::uniform;
+    all.lookahead = 1 - p.lookahead;
+    all.rotation = RotationSystem::simple;
+    all.clear_between_plies = !p.clear_between_plies;
+    all.geometry.hidden = 4;
+    variants.push_back(all);
+  }
+  int read_back = 0;
+  for (const Rules& want : variants) {
+    const std::string name = rule_set_name(want);
+    SCOPED_TRACE(name);
+    if (refused_field([&] { check_rules(want); }) != "accepted") {
+      EXPECT_THROW(parse_rule_set_name(name, want.geometry), RulesError);
+      continue;
+    }
+    expect_same(parse_rule_set_name(name, want.geometry), want);
+    ++read_back;
+  }
+  EXPECT_GT(read_back, 40);
+}
+
+TEST(RuleSets, BoardSizesRoundTrip) {
+  for (int w = kMinWidth; w <= kMaxWidth; ++w)
+    for (int h = kMinHeight; h <= kMaxHeight; ++h) {
+      const Geometry g = parse_board_size(size_name({w, h, 0}));
+      EXPECT_EQ(g.width, w);
+      EXPECT_EQ(g.height, h);
+      EXPECT_EQ(g.hidden, 0);
+    }
+  EXPECT_EQ(size_name(rule_set(RuleSet::lee).geometry), "10x22");  // hidden rows are not in the name
+  for (const char* bad : {"10by10", "3x10", "17x10", "10x29", "x10", "10x", "", "10x10x", "1000x10", "-4x10", " 6x8"})
+    EXPECT_THROW(parse_board_size(bad), InputError) << bad;
+}
+
+// A preset and its refinements, the rest left to the preset.
+RuleChoices choices(std::string rules, std::string board = "", std::string generator = "", std::string overflow = "",
+                    int lookahead = -1) {
+  return {std::move(rules), std::move(board), std::move(generator), std::move(overflow), lookahead};
+}
+
+// choose_rules: the one way a preset and a user's refinements become Rules (the `play` flags
+// and a config's [rules] table), enforcing docs/rules.md "Choosing a rule set".
+TEST(RuleSets, ChooseRulesRefinesResearchOnly) {
+  const Rules research = choose_rules(RuleChoices{});
+  expect_same(research, rule_set(RuleSet::research));
+  EXPECT_EQ(size_name(research.geometry), "10x10");
+  const Rules r = choose_rules(choices("research", "8x12", "bag7", "clear-first", 1));
+  EXPECT_EQ(rule_set_name(r), "research+bag7+clear-first+lookahead1");
+  EXPECT_EQ(size_name(r.geometry), "8x12");
+  expect_same(choose_rules(choices("lee")), rule_set(RuleSet::lee));
+  expect_same(choose_rules(choices("lee", "10x22", "bag7", "hidden-rows", 1)), rule_set(RuleSet::lee));
+  expect_same(choose_rules(choices("guideline", "10x22", "bag7", "lock-out", 0)), rule_set(RuleSet::guideline));
+  EXPECT_EQ(rule_set_name(choose_rules(choices("guideline", "", "", "", 1))), "guideline+lookahead1");
+
+  auto field = [](const RuleChoices& c) { return refused_field([&] { choose_rules(c); }); };
+  EXPECT_EQ(field(choices("tetris99")), "rules");
+  EXPECT_EQ(field(choices("research", "10by10")), "board");
+  EXPECT_EQ(field(choices("research", "3x10")), "board");
+  EXPECT_EQ(field(choices("lee", "10x20")), "board");
+  EXPECT_EQ(field(choices("guideline", "10x10")), "board");
+  EXPECT_EQ(field(choices("research", "", "tetris99")), "generator");
+  EXPECT_EQ(field(choices("guideline", "", "uniform")), "generator");
+  EXPECT_EQ(field(choices("lee", "", "uniform")), "generator");
+  EXPECT_EQ(field(choices("research", "", "", "maybe")), "overflow");
+  EXPECT_EQ(field(choices("research", "", "", "lock-out")), "overflow");
+  EXPECT_EQ(field(choices("research", "", "", "hidden-rows")), "overflow");
+  EXPECT_EQ(field(choices("guideline", "", "", "strict")), "overflow");
+  EXPECT_EQ(field(choices("lee", "", "", "lock-out")), "overflow");
+  EXPECT_EQ(field(choices("research", "", "", "", 2)), "lookahead");
+  EXPECT_EQ(field(choices("lee", "", "", "", 0)), "lookahead");
+  try {
+    choose_rules(choices("lee", "10x20"));
+    ADD_FAILURE() << "accepted";
+  } catch (const RulesError& e) {
+    EXPECT_STREQ(e.what(), "rule set lee fixes the board at 10x22 (20 visible and 2 hidden rows); leave it out");
+  }
+  try {
+    choose_rules(choices("research", "", "", "lock-out"));
+    ADD_FAILURE() << "accepted";
+  } catch (const RulesError& e) {
+    EXPECT_STREQ(e.what(), "lock-out belongs to rule set guideline (research: strict or clear-first)");
+  }
 }
 
 TEST(RuleSets, PresetsAreWhatDocsRulesSays) {
@@ -66,7 +217,7 @@ TEST(RuleSets, PresetsAreWhatDocsRulesSays) {
     EXPECT_EQ(r.geometry.height, 22);
     EXPECT_EQ(r.geometry.hidden, 2);
     EXPECT_EQ(r.generator, Generator::bag7);
-    EXPECT_EQ(check_rules(r), "");
+    EXPECT_EQ(refused_field([&] { check_rules(r); }), "accepted");
   }
   EXPECT_EQ(g.placement, PlacementModel::reachable);
   EXPECT_EQ(g.overflow, Overflow::lock_out);
@@ -85,10 +236,10 @@ TEST(GameOver, GuidelineBlockOutWhenTheSpawnOverlapsTheStack) {
   Searcher s(load_policy("bcts"), rules, kKernel);
   Board b;
   fill(b, 4, 0, 21);  // column 4 reaches hidden row 20, where every spawn has a cell
-  for (Piece p : {I, O, T, S, Z, J, L}) EXPECT_EQ(s.choose_index(b, p, O, 0.0, nullptr), -1) << kPieceChar[p];
+  for (Piece p : {I, O, T, S, Z, J, L}) EXPECT_TRUE(s.decide(b, p, O).blocked_out) << kPieceChar[p];
   Board free_spawn;
   fill(free_spawn, 0, 0, 21);  // a hidden cell away from the spawn: still playable
-  EXPECT_GE(s.choose_index(free_spawn, T, O, 0.0, nullptr), 0);
+  EXPECT_FALSE(s.decide(free_spawn, T, O).blocked_out);
 }
 
 TEST(GameOver, GuidelineLockOutOnlyWhenThePieceIsEntirelyHidden) {
@@ -176,7 +327,7 @@ TEST(LeePair, SecondPlySeesTheUnclearedGridAndCountsItsFullRows) {
   EXPECT_EQ(uncleared->board(0).cols[0], Word{0b111});     // and is still there
   EXPECT_FALSE(uncleared->terminal[0]);
 
-  // The default (RULES): the first ply's row is cleared before the second ply.
+  // The default (docs/rules.md): the first ply's row is cleared before the second ply.
   auto first_block = std::make_unique<CandidateBlock>();
   materialize(*first_block, base, I, g, Overflow::hidden_rows);
   int k = 0;
@@ -217,10 +368,9 @@ TEST(LeePair, TheSearchDiffersFromClearingBetweenPlies) {
     Board board;
     for (std::size_t j = 0; j < i; ++j) drop(board, moves[j], lee.geometry, lee.overflow);
     const Piece p = static_cast<Piece>(moves[i].piece), next = static_cast<Piece>(moves[i + 1].piece);
-    const int ka = a.choose_index(board, p, next, 0.0, nullptr);
-    EXPECT_EQ(a.first_ply().placed(ka), moves[i]);  // the game loop's choice
-    const int kb = b.choose_index(board, p, next, 0.0, nullptr);
-    differ += !(a.first_ply().placed(ka) == b.first_ply().placed(kb));
+    const Placement pa = a.decide(board, p, next).locked();
+    EXPECT_EQ(pa, moves[i]);  // the game loop's choice
+    differ += !(pa == b.decide(board, p, next).locked());
     if (i > 120) break;
   }
   EXPECT_GT(differ, 0);
@@ -280,12 +430,12 @@ TEST(Reachable, MoreThanOneBlockOfCandidatesIsSearchedWhole) {
   for (int lookahead : {0, 1}) {
     rules.lookahead = lookahead;
     Searcher s(bcts, rules, kKernel);
-    const int k = s.choose_index(b, T, I, 0.0, nullptr);
-    ASSERT_GE(k, 0);
-    const Placement chosen = s.first_ply().placed(k);
+    const Decision d = s.decide(b, T, I);
+    ASSERT_FALSE(d.blocked_out);
+    const Placement chosen = d.locked();
     Board after = b;
     drop(after, chosen, rules.geometry, rules.overflow);
-    EXPECT_EQ(s.first_ply().board(k), after);
+    EXPECT_EQ(d.board, after);
     if (lookahead == 1) continue;
     // Brute force: every candidate's rating, block by block; the first best wins.
     auto evaluator = make_evaluator(bcts, rules.geometry, kKernel);

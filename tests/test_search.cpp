@@ -1,4 +1,4 @@
-// Choosing a move (../shared/RULES.md "Choosing a move"): greedy argmax with ties to the first
+// Choosing a move (docs/rules.md "Choosing a move"): greedy argmax with ties to the first
 // placement, game-ending moves last, 2-ply with the first ply's lines counted, tie noise off
 // by default.
 #include <gtest/gtest.h>
@@ -289,31 +289,74 @@ TEST(TwoPly, NextPieceChangesTheChoice) {
 // ---------------------------------------------------------------------------------------
 // Tie noise
 
-TEST(TieNoise, OffByDefault) { EXPECT_EQ(GameConfig{}.tie_noise, 0.0); }
-
-TEST(TieNoise, DefaultChoicesMatchANullNoiseStream) {
-  // Along a real game, choosing with the default config's noise setting and a live stream
-  // gives the same placement as choosing with no stream.
+TEST(TieNoise, OffByDefault) {
+  // A game played with the default config is the one played with tie_noise set to 0, and
+  // noise that is on changes it, so the comparison can see noise.
   const Policy bcts = load_policy("bcts");
-  const GameConfig config{};
+  GameConfig defaults;  // tie_noise left at its default
+  defaults.rules = rules_of(k10x10, 0);
+  defaults.seed = 3;
+  defaults.max_pieces = 300;
+  GameConfig off = defaults, on = defaults;
+  off.tie_noise = 0.0;
+  on.tie_noise = 0.5;
+  Searcher s(bcts, defaults.rules, kKernel);
+  auto first_difference = [](const std::vector<Placement>& a, const std::vector<Placement>& b) {
+    return std::mismatch(a.begin(), a.end(), b.begin(), b.end()).first - a.begin();
+  };
+  for (std::uint64_t g = 0; g < 3; ++g) {
+    std::vector<Placement> by_default, without, with;
+    const GameResult d = play_game(s, defaults, g, &by_default);
+    const GameResult o = play_game(s, off, g, &without);
+    play_game(s, on, g, &with);
+    EXPECT_TRUE(by_default == without) << "game " << g << ": the default config's game differs "
+                                       << "from the noise-free one at move "
+                                       << first_difference(by_default, without);
+    EXPECT_EQ(d.lines, o.lines) << "game " << g;
+    EXPECT_EQ(d.pieces, o.pieces) << "game " << g;
+    EXPECT_FALSE(with == without) << "game " << g << ": noise 0.5 changed no move";
+  }
+}
+
+TEST(TieNoise, TheStreamCountsOnlyWhenNoiseIsOn) {
+  // All-zero weights rate every placement of T on the empty board 0.  Without noise the first
+  // placement wins and the stream is neither read nor advanced, wherever it stands.  With
+  // noise, placement k gets draw counter + k + 1 of the stream (enumeration order), so the
+  // winner is the first largest of those draws: it depends on the stream's position.
+  const Policy zero = make_policy("lee", {0, 0, 0, 0});
+  std::array<Placement, kMaxPlacements> drops;
+  const int count = static_cast<int>(generate_drops(T, k10x20.width, drops.data()) - drops.data());
   for (int lookahead : {0, 1}) {
-    Searcher a(bcts, rules_of(k10x10, lookahead), kKernel);
-    Searcher b(bcts, rules_of(k10x10, lookahead), kKernel);
-    PieceStream stream = PieceStream::make(Generator::uniform, 99, 0);
-    CounterRng noise{stream_key(99 ^ kTieNoiseStream, 0), 0};
-    Board board;
-    Piece current = stream.next(), next = stream.next();
-    const int steps = lookahead ? 150 : 600;
-    int played = 0;
-    for (; played < steps; ++played) {
-      const Placement with_stream = a.choose(board, current, next, config.tie_noise, &noise);
-      const Placement without = b.choose(board, current, next, 0.0, nullptr);
-      ASSERT_EQ(with_stream, without) << "step " << played << " lookahead " << lookahead;
-      if (drop(board, without, k10x10, Overflow::strict).game_over) break;
-      current = next;
-      next = stream.next();
-    }
-    EXPECT_GT(played, 20);
+    Searcher s(zero, rules_of(k10x20, lookahead), kKernel);
+    int first_winner = -1;
+    bool winners_differ = false;
+    for (std::uint64_t key : {1ull, 2ull, 3ull})
+      for (std::uint64_t position : {0ull, 1ull, 7ull, 34ull, 1000ull, 123456789ull}) {
+        const CounterRng start{stream_key(key, 0), position};
+        SCOPED_TRACE("lookahead " + std::to_string(lookahead) + " key " + std::to_string(key) +
+                     " position " + std::to_string(position));
+
+        CounterRng off = start;
+        EXPECT_EQ(s.choose(Board{}, T, O, 0.0, &off), drops[0]);
+        EXPECT_EQ(off.counter, position);
+
+        CounterRng draws = start;
+        int winner = 0;
+        double best = -1;
+        for (int k = 0; k < count; ++k) {
+          const double u = draws.unit();
+          if (u > best) {
+            best = u;
+            winner = k;
+          }
+        }
+        CounterRng on = start;
+        EXPECT_EQ(s.choose(Board{}, T, O, 1.0, &on), drops[winner]);
+        EXPECT_EQ(on.counter, position + count);
+        if (first_winner < 0) first_winner = winner;
+        winners_differ |= winner != first_winner;
+      }
+    EXPECT_TRUE(winners_differ) << "every stream position chose the same placement";
   }
 }
 

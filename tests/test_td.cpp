@@ -110,8 +110,8 @@ TEST(TdFeatures, BertsekasOnHandBoard) {
 }
 
 TEST(TdFeatures, RejectsMoveFeatures) {
-  EXPECT_THROW(LinearModel("bcts", Geometry{10, 20}, features_scalar), std::invalid_argument);
-  EXPECT_THROW(LinearModel("nope", Geometry{10, 20}, features_scalar), std::invalid_argument);
+  EXPECT_THROW(LinearModel("bcts", Geometry{10, 20}, features_scalar), InputError);
+  EXPECT_THROW(LinearModel("nope", Geometry{10, 20}, features_scalar), InputError);
 }
 
 TdConfig small_config(const std::string& model, double lambda, double epsilon) {
@@ -326,16 +326,16 @@ TEST(TdLearner, RejectsBadConfig) {
   const auto k = best_kernel().kernel;
   TdConfig c = small_config("td44", 0, 0);
   c.alpha = 0;
-  EXPECT_THROW(TdLearner(c, k), std::invalid_argument);
+  EXPECT_THROW(TdLearner(c, k), InputError);
   c = small_config("td44", 0, 0);
   c.lambda = 1.5;
-  EXPECT_THROW(TdLearner(c, k), std::invalid_argument);
+  EXPECT_THROW(TdLearner(c, k), InputError);
   c = small_config("td44", 0, 0);
   c.rules.lookahead = 1;
-  EXPECT_THROW(TdLearner(c, k), std::invalid_argument);
+  EXPECT_THROW(TdLearner(c, k), InputError);
   c = small_config("td44", 0, 0);
   c.games_per_step = 0;
-  EXPECT_THROW(TdLearner(c, k), std::invalid_argument);
+  EXPECT_THROW(TdLearner(c, k), InputError);
 }
 
 TEST(TdLearner, TrainsOnSmallBoard) {

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include "checked_number.h"  // shown
+#include "error.h"
+
 namespace tb {
 
 std::string check_geometry(Geometry g) {
@@ -32,6 +35,15 @@ std::optional<Geometry> parse_size(std::string_view text) {
   Geometry g;
   if (!number(text.substr(0, x), g.width) || !number(text.substr(x + 1), g.height)) return std::nullopt;
   return g;
+}
+
+std::string size_name(Geometry g) { return std::to_string(g.width) + "x" + std::to_string(g.height); }
+
+Geometry parse_board_size(std::string_view text) {
+  const std::optional<Geometry> g = parse_size(text);
+  if (!g) throw InputError("'" + shown(text) + "' is not WxH (for example 10x20)");
+  if (std::string why = check_geometry(*g); !why.empty()) throw InputError(why);
+  return *g;
 }
 
 int Board::wall_height(int width) const {

@@ -21,8 +21,15 @@ struct Geometry {
 // Empty string when the size is supported, else a one-line reason.
 std::string check_geometry(Geometry g);
 
-// "WxH" with decimal W and H (1 to 3 digits each), else nullopt; the range is check_geometry's.
+// "WxH" with decimal W and H (1 to 3 digits each), else nullopt; the syntax only (the range is
+// check_geometry's).  parse_board_size checks both.
 std::optional<Geometry> parse_size(std::string_view text);
+
+// The one way a board size is named and read ("10x22"; hidden rows are not part of it):
+// parse_board_size(size_name(g)) is g without its hidden rows.  parse_board_size throws
+// InputError with one line: "'10by10' is not WxH (for example 10x20)" or check_geometry's reason.
+std::string size_name(Geometry g);
+Geometry parse_board_size(std::string_view text);
 
 struct Board {
   std::array<Word, kMaxWidth> cols{};  // (kMaxWidth) column words; columns >= W stay 0

@@ -1,7 +1,8 @@
-// Piece generators (RULES "Piece generators").  A stream is a pure function of
+// Piece generators (docs/rules.md "Piece generators").  A stream is a pure function of
 // (run seed, game index) and its position; its whole state is a few integers, so it can live
 // struct-of-arrays in a batch.
-//   uniform: piece = kPieceOrder[rng.below(7)] per draw.
+//   uniform: piece = Piece(rng.below(7)) per draw, in the order I O T S Z J L of `Piece`
+//            (pieces.h).
 //   bag7:    when the bag is empty, refill it with I O T S Z J L and Fisher-Yates shuffle it
 //            (for i = 6 .. 1: swap(bag[i], bag[rng.below(i + 1)])), then deal bag[0..6].
 #pragma once

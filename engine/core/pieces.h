@@ -3,7 +3,7 @@
 // Piece order (also the order of uniform draws, docs/rules.md): I O T S Z J L.
 // Orientation order (the `drop` enumeration order): the SRS rotation states spawn, R, 2, L,
 // keeping the first of each distinct shape.  So I and S/Z have (flat, upright), T/J/L have
-// (spawn, R, 2, L), O has one.  RULES.md "Pieces".
+// (spawn, R, 2, L), O has one.  docs/rules.md "Pieces and orientations".
 //
 // Orientation layout: cells relative to the piece's bounding box, row 0 at its bottom.
 //   mask[i]   bits of the piece cells in box column i (bit 0 = box bottom row)

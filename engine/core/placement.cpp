@@ -26,7 +26,7 @@ Move drop(Board& b, Placement pl, Geometry g, Overflow overflow) {
   m.landing_row = y;
   m.piece_height = o.height;
   if (ends_at_lock(overflow, g, y, y + o.height)) {
-    m.game_over = true;  // RULES `strict` (and lock-out): no rows are cleared for this move
+    m.game_over = true;  // docs/rules.md `strict` (and lock-out): no rows are cleared for this move
     return m;
   }
   // Only the rows the piece touched can have become full.

@@ -1,4 +1,4 @@
-// The research-standard `drop` placement model (RULES "Placement model `drop`"): generation
+// The research-standard `drop` placement model (docs/rules.md "Placement model `drop`"): generation
 // into caller-provided storage, and the drop itself (lock, line clears, game over).
 // Generation knows nothing about evaluation.
 #pragma once
@@ -42,7 +42,7 @@ struct Move {
   int lines = 0;         // rows cleared by this move
   int eroded = 0;        // lines x piece cells in the cleared rows
   bool game_over = false;
-  // RULES landing_height = landing_row + (piece_height - 1) / 2, kept exact in half cells.
+  // docs/rules.md: landing_height = landing_row + (piece_height - 1) / 2, kept exact in half cells.
   int landing_height_x2() const { return 2 * landing_row + piece_height - 1; }
 };
 

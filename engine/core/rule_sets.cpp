@@ -1,13 +1,14 @@
 #include "rule_sets.h"
 
-#include <array>
-
 namespace tb {
 
 Rules rule_set(RuleSet s) {
   Rules r;
   r.base = s;
-  if (s == RuleSet::research) return r;
+  if (s == RuleSet::research) {
+    r.geometry = {10, 10, 0};
+    return r;
+  }
   r.geometry = {10, 22, 2};
   r.generator = Generator::bag7;
   if (s == RuleSet::guideline) {
@@ -21,96 +22,75 @@ Rules rule_set(RuleSet s) {
   return r;
 }
 
-std::optional<RuleSet> find_rule_set(std::string_view name) {
-  for (int s = 0; s < static_cast<int>(RuleSet::RULE_SET_NB); ++s)
-    if (name == to_string(static_cast<RuleSet>(s))) return static_cast<RuleSet>(s);
-  return std::nullopt;
+void check_rules(const Rules& r) {
+  if (std::string why = check_geometry(r.geometry); !why.empty()) throw RulesError("board", why);
+  if (r.lookahead != 0 && r.lookahead != 1)
+    throw RulesError("lookahead", "lookahead must be 0 or 1, not " + std::to_string(r.lookahead));
+  const bool uses_hidden = r.overflow == Overflow::lock_out || r.overflow == Overflow::hidden_rows;
+  if (uses_hidden && r.geometry.hidden < 1)
+    throw RulesError("overflow", std::string("game-over rule ") + to_string(r.overflow) + " needs hidden rows");
+  if (r.overflow == Overflow::lock_out && r.placement != PlacementModel::reachable)
+    throw RulesError("overflow", "game-over rule lock-out needs reachable placements (a dropped piece may stick "
+                                 "out above the board)");
+  if (r.placement == PlacementModel::reachable && r.geometry.hidden > 8)
+    throw RulesError("board", "reachable placements support at most 8 hidden rows");
 }
-
-std::string rule_set_names() { return "research, guideline or lee"; }
 
 namespace {
 
-constexpr std::string_view kClearBetween = "clear-between-plies";
-constexpr std::string_view kNoClearBetween = "no-clear-between-plies";
+// "rule set lee fixes the board at 10x22 (20 visible and 2 hidden rows); leave it out"
+std::string fixed(const Rules& preset, const std::string& what) {
+  return std::string("rule set ") + to_string(preset.base) + " fixes " + what + "; leave it out";
+}
 
-// Applies one token to `r`; false when it is not a token.
-bool apply_token(std::string_view t, Rules& r) {
-  if (t == "uniform" || t == "bag7") {
-    r.generator = t == "bag7" ? Generator::bag7 : Generator::uniform;
-    return true;
+Geometry choose_board(const Rules& preset, const std::string& text) {
+  Geometry g;
+  try {
+    g = parse_board_size(text);
+  } catch (const InputError& e) {
+    throw RulesError("board", e.what());
   }
-  for (Overflow o : {Overflow::strict, Overflow::clear_first, Overflow::lock_out, Overflow::hidden_rows})
-    if (t == to_string(o)) {
-      r.overflow = o;
-      return true;
-    }
-  if (t == "lookahead0" || t == "lookahead1") {
-    r.lookahead = t.back() - '0';
-    return true;
-  }
-  if (t == "drop" || t == "reachable") {
-    r.placement = t == "drop" ? PlacementModel::drop : PlacementModel::reachable;
-    return true;
-  }
-  if (t == "srs" || t == "simple-kicks") {
-    r.rotation = t == "srs" ? RotationSystem::srs : RotationSystem::simple;
-    return true;
-  }
-  if (t == kClearBetween || t == kNoClearBetween) {
-    r.clear_between_plies = t == kClearBetween;
-    return true;
-  }
-  if (t.starts_with("hidden") && t.size() == 7 && t[6] >= '0' && t[6] <= '9') {
-    r.geometry.hidden = t[6] - '0';
-    return true;
-  }
-  return false;
+  if (preset.base == RuleSet::research) return g;
+  const Geometry p = preset.geometry;
+  if (g.width != p.width || g.height != p.height)
+    throw RulesError("board", fixed(preset, "the board at " + size_name(p) + " (" + std::to_string(p.visible()) +
+                                                " visible and " + std::to_string(p.hidden) + " hidden rows)"));
+  return p;
+}
+
+Overflow choose_overflow(const Rules& preset, const std::string& text) {
+  const Overflow v = parse_overflow(text);
+  if (preset.base != RuleSet::research && v != preset.overflow)
+    throw RulesError("overflow", fixed(preset, std::string("the game-over rule at ") + to_string(preset.overflow)));
+  if (preset.base == RuleSet::research && v != Overflow::strict && v != Overflow::clear_first)
+    for (int s = 0; s < static_cast<int>(RuleSet::RULE_SET_NB); ++s)
+      if (rule_set(static_cast<RuleSet>(s)).overflow == v)
+        throw RulesError("overflow", std::string(to_string(v)) + " belongs to rule set " +
+                                         to_string(static_cast<RuleSet>(s)) + " (research: strict or clear-first)");
+  return v;
 }
 
 }  // namespace
 
-std::vector<std::string> variant_tokens(const Rules& r) {
-  const Rules p = rule_set(r.base);
-  std::vector<std::string> t;
-  if (r.generator != p.generator) t.emplace_back(to_string(r.generator));
-  if (r.overflow != p.overflow) t.emplace_back(to_string(r.overflow));
-  if (r.lookahead != p.lookahead) t.push_back("lookahead" + std::to_string(r.lookahead));
-  if (r.placement != p.placement) t.emplace_back(to_string(r.placement));
-  if (r.rotation != p.rotation) t.emplace_back(r.rotation == RotationSystem::srs ? "srs" : "simple-kicks");
-  if (r.clear_between_plies != p.clear_between_plies)
-    t.emplace_back(r.clear_between_plies ? kClearBetween : kNoClearBetween);
-  if (r.geometry.hidden != p.geometry.hidden) t.push_back("hidden" + std::to_string(r.geometry.hidden));
-  return t;
-}
-
-std::string parse_rule_set_name(std::string_view name, Geometry research_board, Rules& out) {
-  const auto plus = name.find('+');
-  const auto base = find_rule_set(name.substr(0, plus));
-  if (!base) return "unknown rule set '" + std::string(name.substr(0, plus)) + "' (" + rule_set_names() + ")";
-  Rules r = rule_set(*base);
-  if (*base == RuleSet::research) r.geometry = {research_board.width, research_board.height, 0};
-  for (std::string_view rest = plus == std::string_view::npos ? "" : name.substr(plus + 1); !rest.empty();) {
-    const auto next = rest.find('+');
-    const std::string_view token = rest.substr(0, next);
-    if (!apply_token(token, r)) return "unknown rule-set variant '" + std::string(token) + "' in '" + std::string(name) + "'";
-    rest = next == std::string_view::npos ? "" : rest.substr(next + 1);
+Rules choose_rules(const RuleChoices& c) {
+  Rules r = rule_set(parse_rule_set(c.rules));
+  const Rules preset = r;
+  if (!c.board.empty()) r.geometry = choose_board(preset, c.board);
+  if (!c.generator.empty()) {
+    r.generator = parse_generator(c.generator);
+    if (preset.base != RuleSet::research && r.generator != preset.generator)
+      throw RulesError("generator", fixed(preset, std::string("the generator at ") + to_string(preset.generator)));
   }
-  out = r;
-  return check_rules(r);
-}
-
-std::string check_rules(const Rules& r) {
-  if (auto e = check_geometry(r.geometry); !e.empty()) return e;
-  if (r.lookahead != 0 && r.lookahead != 1) return "lookahead must be 0 or 1";
-  const bool uses_hidden = r.overflow == Overflow::lock_out || r.overflow == Overflow::hidden_rows;
-  if (uses_hidden && r.geometry.hidden < 1)
-    return std::string("game-over rule ") + to_string(r.overflow) + " needs hidden rows";
-  if (r.overflow == Overflow::lock_out && r.placement != PlacementModel::reachable)
-    return "game-over rule lock-out needs reachable placements (a dropped piece may stick out above the board)";
-  if (r.placement == PlacementModel::reachable && r.geometry.hidden > 8)
-    return "reachable placements support at most 8 hidden rows";
-  return {};
+  if (!c.overflow.empty()) r.overflow = choose_overflow(preset, c.overflow);
+  if (c.lookahead != -1) {
+    if (c.lookahead != 0 && c.lookahead != 1)
+      throw RulesError("lookahead", "lookahead must be 0 or 1, not " + std::to_string(c.lookahead));
+    if (preset.base == RuleSet::lee && c.lookahead != preset.lookahead)
+      throw RulesError("lookahead", fixed(preset, "the lookahead at " + std::to_string(preset.lookahead) + " (one known next piece)"));
+    r.lookahead = c.lookahead;
+  }
+  check_rules(r);
+  return r;
 }
 
 }  // namespace tb

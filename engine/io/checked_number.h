@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "input_error.h"
+#include "error.h"
 
 namespace tb {
 

@@ -117,12 +117,12 @@ void write_file_atomically(const std::string& path, std::string_view contents) {
   const std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
   const auto fail = [&](const char* what, int err) {
     ::unlink(tmp.c_str());
-    throw std::runtime_error(std::string("cannot ") + what + " '" + path + "': " + std::strerror(err));
+    throw RunError(std::string("cannot ") + what + " '" + path + "': " + std::strerror(err));
   };
   {
     // O_EXCL: never write through something that appeared at the temporary name.
     Fd f{::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666)};
-    if (f.fd < 0) throw std::runtime_error("cannot write '" + path + "': " + std::strerror(errno));
+    if (f.fd < 0) throw RunError("cannot write '" + path + "': " + std::strerror(errno));
     for (std::size_t done = 0; done < contents.size();) {
       const ssize_t n = ::write(f.fd, contents.data() + done, contents.size() - done);
       if (n < 0 && errno == EINTR) continue;

@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "input_error.h"
+#include "error.h"
 
 namespace tb {
 
@@ -31,7 +31,7 @@ bool path_exists(const std::string& path);
 void check_writable(const std::string& path, std::string_view flag);
 
 // Writes `contents` atomically (see above).  Throws InputError if the target may not be
-// replaced, std::runtime_error (one line, with the path) if writing fails; either way the
+// replaced, RunError (one line, with the path) if writing fails; either way the
 // target is unchanged and no temporary file is left.
 void write_file_atomically(const std::string& path, std::string_view contents);
 

@@ -4,7 +4,6 @@
 #pragma once
 
 #include <array>
-#include <cassert>
 #include <cstdint>
 #include <vector>
 
@@ -26,16 +25,6 @@ namespace reach {
 inline constexpr int kXBias = 4;
 inline constexpr int kYBias = 4;
 inline constexpr int kStateSlots = 4 << 10;
-
-constexpr std::uint16_t state_index(int rotation, int x, int y) {
-  assert(x + kXBias >= 0 && x + kXBias < 32 && y + kYBias >= 0 && y + kYBias < 32);
-  return static_cast<std::uint16_t>(rotation << 10 | (x + kXBias) << 5 | (y + kYBias));
-}
-
-constexpr PieceState state_at(Piece p, std::uint16_t i) {
-  return {p, static_cast<std::uint8_t>(i >> 10), static_cast<std::int8_t>(((i >> 5) & 31) - kXBias),
-          static_cast<std::int8_t>((i & 31) - kYBias)};
-}
 }  // namespace reach
 
 struct ReachablePlacement {

@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "feature_kernels.h"
+
 namespace tb {
 namespace {
 
@@ -13,7 +15,7 @@ constexpr std::array<std::string_view, static_cast<int>(F::FEATURE_NB)> kNames =
     "diversity",      "max_height",   "agg_height", "bumpiness",       "height",
     "diff",           "col_holes",    "col_wells",  "row_fill",        "constant"};
 
-// RULES table order; sources are cited in docs/features.md.
+// In the order of docs/features.md's "Feature sets and sources" table, which cites the sources.
 constexpr F kDellacherie[] = {F::landing_height, F::eroded_cells,    F::row_transitions,
                               F::col_transitions, F::holes, F::wells};
 constexpr F kBcts[] = {F::landing_height, F::eroded_cells, F::row_transitions, F::col_transitions,
@@ -52,7 +54,7 @@ int feature_width(Feature f, int board_width) {
     case F::col_holes:
     case F::col_wells: return board_width;
     case F::diff: return board_width - 1;
-    case F::row_fill: return 5;
+    case F::row_fill: return kRowFillBuckets;
     default: return 1;
   }
 }

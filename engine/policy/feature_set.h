@@ -1,4 +1,5 @@
-// Features a policy can weigh, and the named feature sets (RULES "Named feature sets").
+// Features a policy can weigh, and the named feature sets (docs/features.md "Feature sets and
+// sources").
 #pragma once
 
 #include <cstdint>
@@ -26,7 +27,8 @@ enum class Feature : std::uint8_t {
   max_height,
   agg_height,
   bumpiness,
-  // Vector features: one value per column (diff: per adjacent pair; row_fill: 5 buckets).
+  // Vector features: one value per column (diff: per adjacent pair; row_fill: one per
+  // bucket, kRowFillBuckets of kernels/feature_kernels.h).
   height,
   diff,
   col_holes,

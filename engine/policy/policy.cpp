@@ -92,9 +92,8 @@ void check_dimension(const Policy& p, Geometry board) {
   if (p.network) {
     const Geometry g = p.network->geometry();
     if (g.width != board.width || g.height != board.height)
-      throw PolicyError("policy '" + p.name + "' is an n-tuple network for " + std::to_string(g.width) +
-                        "x" + std::to_string(g.height) + ", not " + std::to_string(board.width) + "x" +
-                        std::to_string(board.height));
+      throw PolicyError("policy '" + p.name + "' is an n-tuple network for " + size_name(g) + ", not " +
+                        size_name(board));
     return;
   }
   const int board_width = board.width;

@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "feature_set.h"
-#include "input_error.h"
+#include "error.h"
 #include "ntuple.h"
 
 namespace tb {

@@ -4,6 +4,9 @@
 #include <sstream>
 #include <type_traits>
 
+#include "fnv1a.h"
+#include "text_lines.h"
+
 namespace tb {
 
 namespace {
@@ -16,13 +19,7 @@ constexpr std::string_view kDigits36 = "0123456789abcdefghijklmnopqrstuvwxyz";
 enum HeaderKey { RULES, BOARD, SEED, GAME, POLICY, OUTCOME, HEADER_KEY_NB };
 constexpr std::string_view kHeaderKeys[HEADER_KEY_NB] = {"rules", "board", "seed", "game", "policy", "outcome"};
 
-bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && is_blank(s.front())) s.remove_prefix(1);
-  while (!s.empty() && is_blank(s.back())) s.remove_suffix(1);
-  return s;
-}
+bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }  // as trim() (text_lines.h)
 
 // Splits off the first blank-separated word of `s`; `s` keeps the trimmed rest.
 std::string_view next_word(std::string_view& s) {
@@ -34,7 +31,9 @@ std::string_view next_word(std::string_view& s) {
   return word;
 }
 
-int digit36(char c) {
+// Base-36 digits of move tokens (and hex digits of the hash): 0-9 then a-z.
+char digit36(int v) { return kDigits36[static_cast<std::size_t>(v)]; }
+int digit36_value(char c) {
   const auto i = kDigits36.find(c);
   return i == std::string_view::npos ? -1 : static_cast<int>(i);
 }
@@ -76,7 +75,7 @@ std::string text_problem(std::string_view name, std::string_view value, bool may
 
 std::string hex16(std::uint64_t v) {
   std::string s(16, '0');
-  for (int i = 15; i >= 0; --i, v >>= 4) s[i] = kDigits36[v & 15];
+  for (int i = 15; i >= 0; --i, v >>= 4) s[i] = digit36(static_cast<int>(v & 15));
   return s;
 }
 
@@ -179,11 +178,14 @@ void Parser::header(int key, std::string_view value) {
     case GAME: r_.game = number<std::int64_t>(value, "game"); break;
     case OUTCOME: outcome(value); break;
     case BOARD: {
-      const auto x = value.find('x');
-      if (x == std::string_view::npos) fail("board '" + std::string(value) + "' is not WxH");
-      r_.width = number<int>(value.substr(0, x), "board width");
-      r_.height = number<int>(value.substr(x + 1), "board height");
-      if (auto e = check_geometry({r_.width, r_.height}); !e.empty()) fail(e);
+      Geometry g;
+      try {
+        g = parse_board_size(value);
+      } catch (const InputError& e) {
+        fail(std::string("board: ") + e.what());
+      }
+      r_.width = g.width;
+      r_.height = g.height;
     }
   }
 }
@@ -231,7 +233,7 @@ ReplayMove Parser::move(std::string_view token) const {
   const int piece = piece_of(token[0]);
   if (piece < 0) fail(where + "piece '" + std::string(1, token[0]) + "' is not one of IOTSZJL");
   const int o = token[1] >= '0' && token[1] <= '9' ? token[1] - '0' : -1;
-  const int column = digit36(token[2]), row = digit36(token[3]);
+  const int column = digit36_value(token[2]), row = digit36_value(token[3]);
   if (o < 0) fail(where + "malformed number '" + std::string(1, token[1]) + "' for orientation");
   if (column < 0) fail(where + "malformed number '" + std::string(1, token[2]) + "' for column");
   if (row < 0) fail(where + "malformed number '" + std::string(1, token[3]) + "' for row");
@@ -264,14 +266,12 @@ Replay Parser::finish(int last_line) {
 std::string format_replay(const Replay& r) {
   if (auto e = format_problem(r); !e.empty()) throw ReplayError("cannot write replay: " + e);
   std::ostringstream out;
-  out << kMagic << ' ' << kReplayVersion << "\nrules " << r.rules << "\nboard " << r.width << 'x' << r.height
+  out << kMagic << ' ' << kReplayVersion << "\nrules " << r.rules << "\nboard " << size_name({r.width, r.height})
       << "\nseed " << r.seed << "\ngame " << r.game << "\npolicy " << r.policy << "\noutcome lines " << r.lines
       << " pieces " << r.pieces << " over " << (r.game_over ? "yes" : "no") << " hash "
       << hex16(r.final_board_hash) << '\n';
   for (std::size_t i = 0; i < r.moves.size(); ++i) {
-    const ReplayMove& m = r.moves[i];
-    out << (i % kMovesPerLine == 0 ? "m " : " ") << kPieceChar[m.placement.piece]
-        << kDigits36[m.placement.orientation] << kDigits36[m.placement.column] << kDigits36[m.row];
+    out << (i % kMovesPerLine == 0 ? "m " : " ") << format_move(r.moves[i]);
     if (i % kMovesPerLine == kMovesPerLine - 1 || i + 1 == r.moves.size()) out << '\n';
   }
   for (const std::string& in : r.inputs) out << (in.empty() ? "i" : "i ") << in << '\n';
@@ -296,14 +296,15 @@ Replay parse_replay(std::string_view text, std::string_view origin) {
   return r;
 }
 
+std::string format_move(const ReplayMove& m) {
+  return {kPieceChar[m.placement.piece], digit36(m.placement.orientation), digit36(m.placement.column),
+          digit36(m.row)};
+}
+
 std::uint64_t board_hash(const Board& b, int width) {
-  std::uint64_t h = 0xcbf29ce484222325ull;
-  for (int c = 0; c < width; ++c)
-    for (int byte = 0; byte < 4; ++byte) {
-      h ^= (b.cols[c] >> (8 * byte)) & 0xffu;
-      h *= 0x100000001b3ull;
-    }
-  return h;
+  Fnv1a h;
+  for (int c = 0; c < width; ++c) h.add(b.cols[c], 4);
+  return h.value();
 }
 
 }  // namespace tb

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "board.h"
-#include "input_error.h"
+#include "error.h"
 #include "placement.h"
 
 namespace tb {
@@ -55,8 +55,12 @@ std::string format_replay(const Replay& r);
 // Throws ReplayError with one line: "<origin>:<line>: <problem>".
 Replay parse_replay(std::string_view text, std::string_view origin);
 
-// FNV-1a (64-bit) over the column words 0 .. width-1, each as 4 bytes, least significant
-// first.  Offset basis 0xcbf29ce484222325, prime 0x100000001b3.
+// A move as the file writes it: the piece letter, then orientation, column and row as base-36
+// digits ("T14a"; docs/replay-format.md).
+std::string format_move(const ReplayMove& m);
+
+// FNV-1a (64-bit, engine/io/fnv1a.h) over the column words 0 .. width-1, each as 4 bytes,
+// least significant first.
 std::uint64_t board_hash(const Board& b, int width);
 
 }  // namespace tb

@@ -11,19 +11,9 @@ namespace {
 
 constexpr std::string_view kInputTokens[INPUT_NB] = {"L", "R", "CW", "CCW", "D", "H"};  // Input order
 
-std::string move_token(const ReplayMove& m) {
-  static constexpr std::string_view kDigits = "0123456789abcdefghijklmnopqrstuvwxyz";
-  return {kPieceChar[m.placement.piece], kDigits[m.placement.orientation], kDigits[m.placement.column],
-          kDigits[m.row]};
-}
-
 std::string describe(Placement pl) {
   return std::string(1, kPieceChar[pl.piece]) + " orientation " + std::to_string(pl.orientation) + " column " +
          std::to_string(pl.column) + " row " + std::to_string(pl.row);
-}
-
-bool same_place(Placement a, Placement b) {
-  return a.piece == b.piece && a.orientation == b.orientation && a.column == b.column && a.row == b.row;
 }
 
 // Empty when `text` played from the spawn locks the piece exactly on `want`.
@@ -44,7 +34,7 @@ std::string check_inputs(std::string_view text, const Board& board, const Rules&
   }());
   Placement got = landing.placement;
   got.row = static_cast<std::uint8_t>(landing.row);
-  if (!same_place(got, want)) return "the inputs lock the piece at " + describe(got);
+  if (got != want) return "the inputs lock the piece at " + describe(got);
   return {};
 }
 
@@ -77,14 +67,16 @@ Legality check_legal(const Board& board, const Rules& rules, Placement pl, Reach
 }  // namespace
 
 Rules replay_rules(const Replay& r) {
-  Rules rules;
   const Geometry board{r.width, r.height, 0};
-  if (auto e = parse_rule_set_name(r.rules, board, rules); !e.empty())
-    throw ReplayError("rules '" + r.rules + "': " + e);
+  Rules rules;
+  try {
+    rules = parse_rule_set_name(r.rules, board);
+  } catch (const InputError& e) {
+    throw ReplayError("rules '" + r.rules + "': " + e.what());
+  }
   if (rules.geometry.width != r.width || rules.geometry.height != r.height)
-    throw ReplayError("rules '" + r.rules + "' are played on " + std::to_string(rules.geometry.width) + "x" +
-                      std::to_string(rules.geometry.height) + ", not on the file's board " + std::to_string(r.width) +
-                      "x" + std::to_string(r.height));
+    throw ReplayError("rules '" + r.rules + "' are played on " + size_name(rules.geometry) + ", not on the file's board " +
+                      size_name(board));
   return rules;
 }
 
@@ -99,7 +91,7 @@ ReplayVerdict check_replay(const Replay& r, Searcher* policy,
   Board board;
   auto diverge = [&](std::size_t i, const std::string& why) {
     v.reproduces = false;
-    v.problem = "move " + std::to_string(i) + " (" + move_token(r.moves[i]) + "): " + why;
+    v.problem = "move " + std::to_string(i) + " (" + format_move(r.moves[i]) + "): " + why;
     return v;
   };
   for (std::size_t i = 0; i < r.moves.size(); ++i) {
@@ -113,10 +105,9 @@ ReplayVerdict check_replay(const Replay& r, Searcher* policy,
     if (set && !r.inputs.empty())
       if (auto e = check_inputs(r.inputs[i], board, rules, pl); !e.empty()) return diverge(i, "inputs '" + r.inputs[i] + "': " + e);
     if (policy) {
-      const int k = policy->choose_index(board, current, next, 0.0, nullptr);
-      const Placement want = k < 0 ? Placement{} : policy->first_ply().placed(k);
-      if (k < 0 || !same_place(want, pl))
-        return diverge(i, "policy '" + r.policy + "' picks " + (k < 0 ? std::string("no move") : describe(want)));
+      const Decision d = policy->decide(board, current, next);
+      if (d.blocked_out || d.locked() != pl)
+        return diverge(i, "policy '" + r.policy + "' picks " + (d.blocked_out ? std::string("no move") : describe(d.locked())));
     }
     const Move m = drop(board, pl, g, rules.overflow);
     v.lines += m.lines;

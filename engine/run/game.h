@@ -1,4 +1,4 @@
-// One game under the research rules: draw, decide, drop, repeat (DESIGN "Decision" 1-6).
+// One game under the research rules: draw, decide, drop, repeat (docs/architecture.md "One decision path").
 #pragma once
 
 #include <cstdint>
@@ -14,14 +14,14 @@ struct GameConfig {
   Rules rules;
   std::uint64_t seed = 1;        // run seed; game g's pieces come from (seed, g)
   std::int64_t max_pieces = 0;   // cap on pieces per game, 0 = none
-  double tie_noise = 0.0;        // 0 = off (the default, RULES "Choosing a move" 5)
+  double tie_noise = 0.0;        // 0 = off (the default, docs/rules.md "Choosing a move")
 };
 
 // Per-game outputs.  `pieces` counts every piece locked, the game-ending one included (a
 // block-out ends the game without locking the piece that could not spawn).
 struct GameResult {
   std::uint64_t index = 0;        // game index within the run
-  std::int64_t lines = 0;         // the score (RULES "Line clears and score")
+  std::int64_t lines = 0;         // the score (docs/rules.md "Line clears, score, game over")
   std::int64_t pieces = 0;
   std::int64_t points = 0;        // classic 100/300/500/800
   std::int64_t tetrises = 0;      // 4-row clears

@@ -108,12 +108,12 @@ GameResult GameBatch::result(std::int64_t g) const {
   return r;
 }
 
-int step_game(GameBatch& b, std::int64_t g, Searcher& searcher) {
-  if (b.status[g] != GameStatus::alive) return -1;
+bool step_game(GameBatch& b, std::int64_t g, Searcher& searcher, Placement* played) {
+  if (b.status[g] != GameStatus::alive) return false;
   const GameConfig& config = b.config_;
   if (config.max_pieces > 0 && b.pieces[g] >= config.max_pieces) {
     b.status[g] = GameStatus::capped;
-    return -1;
+    return false;
   }
   const Geometry geo = config.rules.geometry;
   Board board;
@@ -124,24 +124,20 @@ int step_game(GameBatch& b, std::int64_t g, Searcher& searcher) {
   if (config.tie_noise > 0)
     noise = {stream_key(config.seed ^ kTieNoiseStream, b.stream_id[g]),
              static_cast<std::uint64_t>(b.pieces[g]) * tie_noise_stride(config.rules)};
-  const int k = searcher.choose_index(board, static_cast<Piece>(b.current[g]),
-                                      static_cast<Piece>(b.next[g]), config.tie_noise, &noise);
-  if (k < 0) {  // block-out: the piece cannot spawn, nothing is placed
+  const Decision d = searcher.decide(board, static_cast<Piece>(b.current[g]), static_cast<Piece>(b.next[g]),
+                                     config.tie_noise, &noise);
+  if (d.blocked_out) {  // the piece cannot spawn, nothing is placed
     b.status[g] = GameStatus::over;
-    return -1;
+    return false;
   }
-  // The chosen candidate already holds the board after the drop and its clears.
-  const CandidateBlock& chosen = searcher.first_ply();
-  board = chosen.board(k);
-  const int lines = chosen.value(MOVE_LINES, k);
   b.pieces[g] += 1;
-  b.lines[g] += lines;
-  b.points[g] += kClassicPoints[lines];
-  b.tetrises[g] += lines == 4;
-  if (chosen.terminal[k]) {
+  b.lines[g] += d.lines;
+  b.points[g] += kClassicPoints[d.lines];
+  b.tetrises[g] += d.lines == 4;
+  if (d.game_over) {
     b.status[g] = GameStatus::over;
   } else {
-    const Measure after = measure(board, geo);
+    const Measure after = measure(d.board, geo);
     b.holes_created[g] += after.holes > b.holes[g] ? after.holes - b.holes[g] : 0;
     b.height_sum[g] += after.wall_height;
     b.holes[g] = after.holes;
@@ -153,8 +149,9 @@ int step_game(GameBatch& b, std::int64_t g, Searcher& searcher) {
     b.bag[g] = s.bag;
     b.bag_left[g] = s.bag_left;
   }
-  for (int c = 0; c < geo.width; ++c) b.cols[c * b.n_ + g] = board.cols[c];
-  return k;
+  for (int c = 0; c < geo.width; ++c) b.cols[c * b.n_ + g] = d.board.cols[c];
+  if (played) *played = d.locked();
+  return true;
 }
 
 }  // namespace tb

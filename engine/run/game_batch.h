@@ -1,4 +1,4 @@
-// N games stored struct-of-arrays in one aligned arena (DESIGN "Batch").
+// N games stored struct-of-arrays in one aligned arena (docs/decisions.md "Threads live in one place").
 //
 // A batch holds the games of several policies: game i plays policy i / games_per_policy on
 // piece stream first_stream + i % games_per_policy.  With games_per_policy = G, every policy
@@ -51,15 +51,15 @@ class GameBatch {
   std::int64_t* height_sum;
 
  private:
-  friend int step_game(GameBatch&, std::int64_t, Searcher&);
+  friend bool step_game(GameBatch&, std::int64_t, Searcher&, Placement*);
   std::int64_t n_;
   GameConfig config_;
   std::unique_ptr<std::byte[]> arena_;
 };
 
 // Places one piece in game g (if it is alive), applying the cap, the rules and the counters.
-// Returns the index of the chosen candidate in searcher.first_ply(), or -1 when no piece was
-// placed (the game had ended, reached its cap, or met a block-out).
-int step_game(GameBatch& batch, std::int64_t g, Searcher& searcher);
+// Returns whether a piece was placed (not when the game had ended, reached its cap, or met a
+// block-out); `played`, if given, then receives the placement with its row.
+bool step_game(GameBatch& batch, std::int64_t g, Searcher& searcher, Placement* played = nullptr);
 
 }  // namespace tb

@@ -22,9 +22,7 @@ struct PlaySummary {
   double tetrises_per_100_lines = 0;
 };
 
+// The mean, interval, standard deviation and median of the lines are statistics.h's.
 PlaySummary summarize(std::span<const GameResult> games);
-
-// Two-sided 95% quantile of Student's t with `dof` degrees of freedom (dof >= 1).
-double t_quantile_975(std::int64_t dof);
 
 }  // namespace tb

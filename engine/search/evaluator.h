@@ -1,50 +1,18 @@
-// Evaluation of a block of candidate placements (DESIGN "Decision", steps 2-4): linear over a
-// feature set, or an n-tuple network; make_evaluator() picks the one a policy needs.
+// Evaluation of a block of candidate placements (docs/decisions.md): linear over a feature set,
+// or an n-tuple network; make_evaluator() picks the one a policy needs.  The block is filled by
+// materialize.h; evaluation only reads its boards and move features.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <memory>
 #include <vector>
 
-#include "feature_kernels.h"
+#include "candidate_block.h"
 #include "kernel_variants.h"
-#include "placement.h"
 #include "policy.h"
+#include "search_kernels.h"
 
 namespace tb {
-
-// Rows of CandidateBlock::values after the kernel slots: the move features.
-enum MoveSlot : int {
-  MOVE_LANDING_X2 = SLOT_NB,  // 2 x landing height (exact in half cells)
-  MOVE_ERODED,                // eroded cells, summed over the plies of a 2-ply pair
-  MOVE_LINES,                 // rows cleared, summed over the plies of a 2-ply pair
-  MOVE_CONSTANT,              // 1
-  VALUE_SLOT_NB
-};
-
-inline constexpr int kBlockCapacity = kMaxPlacements;
-// Blocks are padded to a multiple of the widest SIMD kernel (16 u32 lanes), so kernels never
-// take their (slower) tail path; the padding lanes hold copies of the base board.
-inline constexpr int kLaneMultiple = 16;
-static_assert(kBlockCapacity % kLaneMultiple == 0);
-
-// Candidate boards after their placement and line clears, struct-of-arrays.
-struct CandidateBlock {
-  alignas(64) std::array<Word, kMaxWidth * kBlockCapacity> cols;  // (kMaxWidth, kBlockCapacity)
-  alignas(64) std::array<std::int32_t, VALUE_SLOT_NB * kBlockCapacity> values;  // (VALUE_SLOT_NB, kBlockCapacity)
-  std::array<double, kBlockCapacity> score;                      // (kBlockCapacity)
-  std::array<Placement, kBlockCapacity> placements;              // (kBlockCapacity)
-  std::array<bool, kBlockCapacity> terminal;                     // (kBlockCapacity) move ends the game
-  int count = 0;  // placements
-  int lanes = 0;  // count rounded up to kLaneMultiple
-  int width = 0;  // W: columns >= W of `cols` are not kept
-
-  Board board(int k) const;
-  // placements[k] with its row: where a drop placement came to rest (from MOVE_LANDING_X2).
-  Placement placed(int k) const;
-  std::int32_t value(int slot, int k) const { return values[slot * kBlockCapacity + k]; }
-};
 
 // Where a feature's values live: its row of CandidateBlock::values (a vector feature's values
 // follow from there, one per column) and the kernel group that fills it (0 for the move
@@ -58,12 +26,6 @@ inline bool is_move_feature(Feature f) {
   return f == Feature::landing_height || f == Feature::eroded_cells || f == Feature::lines;
 }
 
-// What a first ply adds to each second-ply candidate's move features.
-struct PlyCarry {
-  int lines = 0;
-  int eroded = 0;
-};
-
 // Runs the feature kernel over the block's candidates, padded to the kernel's lane count
 // (`kernel_lanes`; block.lanes is a multiple of it), filling the slots of `groups`.
 inline void compute_features(CandidateBlock& block, FeatureKernel kernel, int kernel_lanes, std::uint32_t groups,
@@ -74,27 +36,20 @@ inline void compute_features(CandidateBlock& block, FeatureKernel kernel, int ke
   kernel(view, groups, block.values.data());
 }
 
-// Fills `block` with every drop placement of `piece` on `board`: the same boards and moves as
-// drop() (placement.h), which stays the one-board reference (tests/test_materialize.cpp).
-// Placements that carry their row (reachable ones): engine/search/materialize_rows.h.
-void materialize(CandidateBlock& block, const Board& board, Piece piece, Geometry g,
-                 Overflow overflow, PlyCarry carry = {});
-
-// Sets block.score for block.count candidates; a terminal candidate scores -infinity.  One
-// virtual call per block, never per candidate.
+// Sets block.score for block.count candidates.  The policy evaluators below rate a terminal
+// candidate -infinity (docs/rules.md); the TD learner rates it by its reward alone
+// (experiments/value_model.h).  One virtual call per block, never per candidate.
 class Evaluator {
  public:
   virtual ~Evaluator() = default;
   virtual void score(CandidateBlock& block) const = 0;
+  // Told which candidate the searcher chose, with the scored block that holds it (the TD
+  // learner keeps the chosen afterstate's features).  Once per decision.
+  virtual void chosen(const CandidateBlock& /*block*/, int /*k*/) const {}
 };
 
 // Throws PolicyError if the policy does not fit the board.
 std::unique_ptr<Evaluator> make_evaluator(const Policy& policy, Geometry g, FeatureKernel kernel);
-
-struct LinearTerm {
-  int slot;       // row of CandidateBlock::values
-  double weight;  // policy weight, times 1/2 for MOVE_LANDING_X2 (exact)
-};
 
 // w . features, plus the move's lines when the policy has `reward lines`.
 class LinearEvaluator final : public Evaluator {
@@ -109,6 +64,7 @@ class LinearEvaluator final : public Evaluator {
   Geometry geometry_;
   FeatureKernel kernel_;
   int lanes_;  // the kernel's vector width: it sees the block padded to a multiple of it
+  const SearchKernels* isa_;  // sum_terms of the kernel's instruction-set family
 };
 
 // The network's value of each candidate board, plus the move's lines with `reward lines`.

@@ -1,5 +1,7 @@
 #include "search.h"
 
+#include <array>
+#include <cassert>
 #include <cfloat>
 #include <cmath>
 
@@ -8,8 +10,13 @@
 namespace tb {
 
 Searcher::Searcher(const Policy& policy, const Rules& rules, FeatureKernel kernel)
+    : Searcher(make_evaluator(policy, rules.geometry, kernel), rules, kernel) {}
+
+Searcher::Searcher(std::unique_ptr<Evaluator> evaluator, const Rules& rules, FeatureKernel kernel)
     : rules_(rules),
-      evaluator_(make_evaluator(policy, rules.geometry, kernel)),
+      kernel_(kernel),
+      isa_(&search_kernels(kernel)),
+      evaluator_(std::move(evaluator)),
       ply1_(std::make_unique<CandidateBlock>()),
       ply2_(std::make_unique<CandidateBlock>()) {
   if (rules.placement == PlacementModel::reachable) {
@@ -23,10 +30,10 @@ Searcher::~Searcher() = default;
 double Searcher::best_follow_up(const CandidateBlock& first, int k, const Board& base, Piece next) {
   const Geometry g = rules_.geometry;
   if (rules_.clear_between_plies && !reach2_) {
-    // RULES: lines cleared by the first ply are already removed from first.board(k), and they
+    // docs/rules.md: lines cleared by the first ply are already removed from first.board(k), and they
     // count in the pair's "lines" (and eroded cells).
     const PlyCarry carry{first.value(MOVE_LINES, k), first.value(MOVE_ERODED, k)};
-    materialize(*ply2_, first.board(k), next, g, rules_.overflow, carry);
+    isa_->materialize(*ply2_, first.board(k), next, g, rules_.overflow, carry);
     evaluator_->score(*ply2_);
     double best = -DBL_MAX;
     for (int j = 0; j < ply2_->count; ++j) best = ply2_->score[j] > best ? ply2_->score[j] : best;
@@ -49,7 +56,7 @@ double Searcher::best_follow_up(const CandidateBlock& first, int k, const Board&
   if (reach2_) count = find_reachable(grid, g, next, spawn_row(rules_), rules_.rotation, *reach2_);
   for (int from = 0; from == 0 || from < count; from += kBlockCapacity) {
     if (reach2_) {
-      if (materialize_reachable(*ply2_, grid, *reach2_, from, g, rules_.overflow, carry, uncleared) == 0) break;
+      if (materialize_reachable(*ply2_, grid, *reach2_, from, g, rules_.overflow, carry, uncleared, kernel_) == 0) break;
     } else {
       materialize_drops_uncleared(*ply2_, grid, next, g, rules_.overflow, pair);
     }
@@ -68,18 +75,20 @@ void Searcher::rate(CandidateBlock& b, const Board& base, Piece next) {
   }
 }
 
-Placement Searcher::choose(const Board& board, Piece current, Piece next, double tie_noise,
-                           CounterRng* noise) {
-  const int k = choose_index(board, current, next, tie_noise, noise);
-  assert(k >= 0);
-  return ply1_->placements[k];
+Decision Searcher::decision_of(const CandidateBlock& b, int k) {
+  Decision d;
+  d.placement = b.placements[k];
+  d.row = b.placed(k).row;
+  d.board = b.board(k);
+  d.lines = b.value(MOVE_LINES, k);
+  d.game_over = b.terminal[k];
+  return d;
 }
 
-int Searcher::choose_index(const Board& board, Piece current, Piece next, double tie_noise,
-                           CounterRng* noise) {
-  if (reach1_) return choose_reachable(board, current, next, tie_noise, noise);
+Decision Searcher::decide(const Board& board, Piece current, Piece next, double tie_noise, CounterRng* noise) {
+  if (reach1_) return decide_reachable(board, current, next, tie_noise, noise);
   CandidateBlock& b = *ply1_;
-  materialize(b, board, current, rules_.geometry, rules_.overflow);
+  isa_->materialize(b, board, current, rules_.geometry, rules_.overflow, {});
   rate(b, board, next);
   if (noise && tie_noise > 0)
     for (int k = 0; k < b.count; ++k) b.score[k] += tie_noise * noise->unit();
@@ -87,21 +96,27 @@ int Searcher::choose_index(const Board& board, Piece current, Piece next, double
   int best = 0;
   for (int k = 1; k < b.count; ++k)
     if (b.score[k] > b.score[best]) best = k;
-  return best;
+  evaluator_->chosen(b, best);
+  return decision_of(b, best);
 }
 
 // Block by block over the reachable placements, in their order; the block holding the winner
 // is materialized again at the end if a later block replaced it.
-int Searcher::choose_reachable(const Board& board, Piece current, Piece next, double tie_noise,
-                               CounterRng* noise) {
+Decision Searcher::decide_reachable(const Board& board, Piece current, Piece next, double tie_noise,
+                                    CounterRng* noise) {
   const Geometry g = rules_.geometry;
   const int count = find_reachable(board, g, current, spawn_row(rules_), rules_.rotation, *reach1_);
-  if (count == 0) return -1;  // block-out
+  if (count == 0) {  // block-out
+    Decision d;
+    d.board = board;
+    d.game_over = d.blocked_out = true;
+    return d;
+  }
   CandidateBlock& b = *ply1_;
   int best = -1;
   double best_score = 0;
   for (int from = 0; from < count; from += kBlockCapacity) {
-    materialize_reachable(b, board, *reach1_, from, g, rules_.overflow);
+    materialize_reachable(b, board, *reach1_, from, g, rules_.overflow, {}, nullptr, kernel_);
     rate(b, board, next);
     for (int k = 0; k < b.count; ++k) {
       if (noise && tie_noise > 0) b.score[k] += tie_noise * noise->unit();
@@ -112,8 +127,38 @@ int Searcher::choose_reachable(const Board& board, Piece current, Piece next, do
     }
   }
   const int block_start = best / kBlockCapacity * kBlockCapacity;
-  if (block_start + kBlockCapacity < count) materialize_reachable(b, board, *reach1_, block_start, g, rules_.overflow);
-  return best - block_start;
+  if (block_start + kBlockCapacity < count) {
+    materialize_reachable(b, board, *reach1_, block_start, g, rules_.overflow, {}, nullptr, kernel_);
+    evaluator_->score(b);  // the features chosen() may read (the ratings are not used)
+  }
+  evaluator_->chosen(b, best - block_start);
+  return decision_of(b, best - block_start);
+}
+
+int Searcher::placement_count(const Board& board, Piece current) {
+  if (!reach1_) {
+    std::array<Placement, kMaxPlacements> pls;
+    return static_cast<int>(generate_drops(current, rules_.geometry.width, pls.data()) - pls.data());
+  }
+  return find_reachable(board, rules_.geometry, current, spawn_row(rules_), rules_.rotation, *reach1_);
+}
+
+Decision Searcher::play(const Board& board, Piece current, int index) {
+  CandidateBlock& b = *ply1_;
+  int k = index;
+  if (!reach1_) {
+    isa_->materialize(b, board, current, rules_.geometry, rules_.overflow, {});
+  } else {
+    [[maybe_unused]] const int count =
+        find_reachable(board, rules_.geometry, current, spawn_row(rules_), rules_.rotation, *reach1_);
+    assert(index >= 0 && index < count);
+    const int block_start = index / kBlockCapacity * kBlockCapacity;
+    materialize_reachable(b, board, *reach1_, block_start, rules_.geometry, rules_.overflow, {}, nullptr, kernel_);
+    k = index - block_start;
+  }
+  evaluator_->score(b);  // the features chosen() may read (the ratings are not used)
+  evaluator_->chosen(b, k);
+  return decision_of(b, k);
 }
 
 }  // namespace tb

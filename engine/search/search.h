@@ -1,5 +1,8 @@
-// Choosing a move (RULES "Choosing a move"): greedy, or 2-ply with the next piece known, over
-// the placements of the rule set's model (drop, or move-reachable: engine/moves/reachable.h).
+// Choosing a move (docs/rules.md "Choosing a move"): greedy, or 2-ply with the next
+// piece known, over the placements of the rule set's model (drop, or move-reachable:
+// engine/moves/reachable.h).  The one decision path of the engine: games, replays and the TD
+// learner all decide through Searcher::decide and get a Decision they own; the candidate blocks
+// are the searcher's private scratch.
 //
 // Ratings: a placement that ends the game is -infinity.  In 2-ply, a first placement is rated
 // by its best follow-up; when every follow-up ends the game (or the next piece cannot spawn)
@@ -16,36 +19,63 @@
 #include <memory>
 
 #include "evaluator.h"
-#include "materialize_rows.h"
+#include "materialize.h"
 #include "rng.h"
 #include "rules.h"
 
 namespace tb {
 
+// One move, chosen and played.
+struct Decision {
+  Placement placement{};    // as enumerated: a drop placement has row kDropRow
+  int row = 0;              // where the piece's lowest cell locked
+  Board board;              // after the lock and the clears; a move that ends the game at lock
+                            // (`strict`, lock-out) keeps the piece and clears nothing
+  int lines = 0;            // rows cleared by the move
+  bool game_over = false;   // the move ends the game, or the piece could not spawn
+  bool blocked_out = false; // the piece could not spawn (reachable placements): nothing placed
+
+  Placement locked() const {
+    Placement p = placement;
+    p.row = static_cast<std::uint8_t>(row);
+    return p;
+  }
+};
+
 class Searcher {
  public:
+  // Rates with the policy's evaluator (make_evaluator).  Throws PolicyError if the policy does
+  // not fit the board.
   Searcher(const Policy& policy, const Rules& rules, FeatureKernel kernel);
+  // Rates with `evaluator` (the TD learner's value function).
+  Searcher(std::unique_ptr<Evaluator> evaluator, const Rules& rules, FeatureKernel kernel);
   ~Searcher();
 
-  // `next` is used when rules.lookahead == 1.  `noise` may be null (no tie noise).  The
-  // placement carries its row when the rules' placements are reachable.  Must not be called
-  // on a block-out (choose_index() < 0).
-  Placement choose(const Board& board, Piece current, Piece next, double tie_noise,
-                   CounterRng* noise);
-  // The same choice as an index into first_ply(), whose column holds the board after the
-  // move and its clears (materialize() equals drop(); tests/test_materialize.cpp).  -1 when
-  // the piece cannot spawn (block-out; reachable placements only): the game is over.
-  int choose_index(const Board& board, Piece current, Piece next, double tie_noise,
-                   CounterRng* noise);
-  const CandidateBlock& first_ply() const { return *ply1_; }
+  // The best placement of `current` on `board`.  `next` is used when rules.lookahead == 1.
+  // `noise` may be null (no tie noise); it is read only when tie_noise > 0.
+  Decision decide(const Board& board, Piece current, Piece next, double tie_noise = 0.0,
+                  CounterRng* noise = nullptr);
+  // decide(...).placement.
+  Placement choose(const Board& board, Piece current, Piece next, double tie_noise = 0.0,
+                   CounterRng* noise = nullptr) {
+    return decide(board, current, next, tie_noise, noise).placement;
+  }
+  // Placement `index` of `current` in enumeration order, whatever its rating (exploration);
+  // index < placement_count(board, current).
+  Decision play(const Board& board, Piece current, int index);
+  int placement_count(const Board& board, Piece current);
+
   const Rules& rules() const { return rules_; }
 
  private:
   void rate(CandidateBlock& block, const Board& base, Piece next);
   double best_follow_up(const CandidateBlock& first, int k, const Board& base, Piece next);
-  int choose_reachable(const Board& board, Piece current, Piece next, double tie_noise, CounterRng* noise);
+  Decision decide_reachable(const Board& board, Piece current, Piece next, double tie_noise, CounterRng* noise);
+  static Decision decision_of(const CandidateBlock& block, int k);
 
   Rules rules_;
+  FeatureKernel kernel_;
+  const SearchKernels* isa_;  // materialize of the kernel's instruction-set family
   std::unique_ptr<Evaluator> evaluator_;
   std::unique_ptr<CandidateBlock> ply1_, ply2_;  // ~30 KB each, kept off the stack
   std::unique_ptr<ReachableSet> reach1_, reach2_;  // reachable rules only, ~20 KB each

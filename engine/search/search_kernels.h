@@ -1,0 +1,35 @@
+// The instruction-set variants of the loops around the feature kernels: materializing
+// candidates and summing a linear rating.  One table per feature-kernel family, picked with
+// the feature kernel (kernels/kernel_variants.h), so `--kernel NAME` and TETRISBENCH_KERNEL
+// force every variant of a decision and the tests cover each:
+//   avx512  x86-64-v4 code       avx2  x86-64-v3 code       sse4.2, scalar  the baseline
+//   reference  drop() per candidate (engine/core/placement.h) and the plain sum
+// Every variant gives the same blocks and ratings (integer work, and sums in one fixed order
+// without fused multiply-add), so the choice changes speed only.
+#pragma once
+
+#include "candidate_block.h"
+#include "feature_kernels.h"
+
+namespace tb {
+
+struct LinearTerm {
+  int slot;       // row of CandidateBlock::values
+  double weight;  // policy weight, times 1/2 for MOVE_LANDING_X2 (exact)
+};
+
+struct SearchKernels {
+  const char* isa;  // "x86-64-v4", "x86-64-v3", "x86-64-v2" or "reference"
+  void (*materialize)(CandidateBlock& block, const Board& board, Piece piece, Geometry g,
+                      Overflow overflow, PlyCarry carry);
+  void (*materialize_rows)(CandidateBlock& block, const Board& board, const Placement* placements,
+                           int n, Geometry g, Overflow overflow, PlyCarry carry);
+  // score[k] = sum over terms of weight x values[slot][k], in term order; -infinity when
+  // terminal[k].
+  void (*sum_terms)(CandidateBlock& block, const LinearTerm* terms, int term_count);
+};
+
+// The variants that go with a feature kernel; nullptr means the best this CPU has.
+const SearchKernels& search_kernels(FeatureKernel kernel);
+
+}  // namespace tb
