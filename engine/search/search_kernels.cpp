@@ -53,13 +53,24 @@ constexpr SearchKernels kReference{"reference", isa_reference::materialize, isa_
 const SearchKernels& for_variant(std::string_view name) {
   // A feature-kernel family implies its level except for the parts of x86-64-v3 and -v4 that
   // the kernel's own CPU check does not cover (BMI2, LZCNT, FMA, ...): checked here.
-  if (name == "avx512" && __builtin_cpu_supports("x86-64-v4")) return kV4;
-  if ((name == "avx512" || name == "avx2") && __builtin_cpu_supports("x86-64-v3")) return kV3;
+  if (name == "avx512" && cpu_runs_x86_64_v4()) return kV4;
+  if ((name == "avx512" || name == "avx2") && cpu_runs_x86_64_v3()) return kV3;
   if (name == "reference") return kReference;
   return kV2;
 }
 
 }  // namespace
+
+bool cpu_runs_x86_64_v3() {
+  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") &&
+         __builtin_cpu_supports("fma");
+}
+
+bool cpu_runs_x86_64_v4() {
+  return cpu_runs_x86_64_v3() && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+         __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx512dq") &&
+         __builtin_cpu_supports("avx512vl");
+}
 
 const SearchKernels& search_kernels(FeatureKernel kernel) {
   if (!kernel) {

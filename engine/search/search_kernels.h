@@ -32,4 +32,10 @@ struct SearchKernels {
 // The variants that go with a feature kernel; nullptr means the best this CPU has.
 const SearchKernels& search_kernels(FeatureKernel kernel);
 
+// Whether this CPU runs x86-64-v3 / x86-64-v4 code (GCC's `target("arch=...")`), from the
+// feature names both GCC and clang know: v3 = AVX2, BMI1/2 and FMA (every such CPU also has
+// LZCNT, F16C and MOVBE), v4 = v3 and AVX-512 F, BW, CD, DQ and VL.
+bool cpu_runs_x86_64_v3();
+bool cpu_runs_x86_64_v4();
+
 }  // namespace tb
