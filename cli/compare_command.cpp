@@ -151,56 +151,56 @@ int run_report_script(const std::string& dir) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-}  // namespace
-
-int run_compare(const CompareOptions& o) {
-  if (o.resume.empty() == o.config.empty())
-    throw UsageError("give either CONFIG.toml or --resume DIR");
-  const KernelVariant& kernel = choose_kernel(o.kernel);
-  opt::ExperimentConfig c;
-  std::string dir;
-  std::unique_ptr<FolderClaim> claim;  // held until the report is written
-  if (!o.resume.empty()) {
-    dir = o.resume;
-    c = resume_folder(dir, claim);
-  } else {
+// The experiment and its folder: an earlier run's (--resume) or a new one.  On resume, every
+// run's saved state is checked before any run continues, so that a corrupt file is reported
+// before work is done (not after the runs before it).
+opt::ExperimentConfig open_experiment(const CompareOptions& o, FeatureKernel kernel, std::string& dir,
+                                      std::unique_ptr<FolderClaim>& claim) {
+  if (o.resume.empty()) {
     const std::string text = read_input_file(o.config, "config", opt::kMaxConfigBytes);
-    c = opt::parse_experiment(text, o.config);
+    opt::ExperimentConfig c = opt::parse_experiment(text, o.config);
     dir = new_folder(o, c, text, claim);
+    return c;
   }
-  // On resume, every run's saved state is checked before any run continues, so that a
-  // corrupt file is reported before work is done (not after the runs before it).
-  if (!o.resume.empty())
-    for (int k = 0; k < static_cast<int>(c.optimizers.size()); ++k)
-      for (int r = 0; r < c.runs; ++r)
-        opt::check_run_folder(c, k, r, run_folder(dir, c, k, r), kernel.kernel);
-  if (!path_exists(dir + "/metadata.json"))
-    write_file_atomically(dir + "/metadata.json", metadata(std::string(kernel.name), o.threads, c).dump(2));
-  std::fprintf(stderr, "compare: %s -> %s\n", c.name.c_str(), dir.c_str());
+  dir = o.resume;
+  opt::ExperimentConfig c = resume_folder(dir, claim);
+  for (int k = 0; k < static_cast<int>(c.optimizers.size()); ++k)
+    for (int r = 0; r < c.runs; ++r)
+      opt::check_run_folder(c, k, r, run_folder(dir, c, k, r), kernel);
+  return c;
+}
 
-  const int total = static_cast<int>(c.optimizers.size()) * c.runs;
-  const auto start = std::chrono::steady_clock::now();
+// What the progress line shows: the results so far and the running run's last report,
+// shared with the training threads.
+struct CompareProgress {
   std::vector<json> results;
   opt::RunProgress now;
-  std::mutex now_mutex;
-  ProgressLine line([&] {
-    std::lock_guard lock(now_mutex);
-    const double done = static_cast<double>(results.size()) +
-                        (c.budget_pieces > 0 ? static_cast<double>(now.pieces) / c.budget_pieces : 0.0);
-    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    char buf[200];
-    std::snprintf(buf, sizeof buf, "compare: %s run %d, generation %lld, %.3g pieces, best %.1f, ETA %.0f s",
-                  now.label.c_str(), now.run + 1, static_cast<long long>(now.generation),
-                  static_cast<double>(now.pieces), now.best,
-                  done > 0 ? secs * (total - done) / done : 0.0);
-    return std::string(buf);
-  });
+  std::mutex mutex;
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+};
+
+std::string progress_text(CompareProgress& p, const opt::ExperimentConfig& c) {
+  const int total = static_cast<int>(c.optimizers.size()) * c.runs;
+  std::lock_guard lock(p.mutex);
+  const double done = static_cast<double>(p.results.size()) +
+                      (c.budget_pieces > 0 ? static_cast<double>(p.now.pieces) / c.budget_pieces : 0.0);
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - p.start).count();
+  char buf[200];
+  std::snprintf(buf, sizeof buf, "compare: %s run %d, generation %lld, %.3g pieces, best %.1f, ETA %.0f s",
+                p.now.label.c_str(), p.now.run + 1, static_cast<long long>(p.now.generation),
+                static_cast<double>(p.now.pieces), p.now.best, done > 0 ? secs * (total - done) / done : 0.0);
+  return std::string(buf);
+}
+
+// Every run of every optimizer in turn, each result added to `p` as it ends.
+void run_all(const opt::ExperimentConfig& c, const std::string& dir, const CompareOptions& o, FeatureKernel kernel,
+             CompareProgress& p) {
   for (int k = 0; k < static_cast<int>(c.optimizers.size()); ++k)
     for (int r = 0; r < c.runs; ++r) {
       const std::string run_dir = run_folder(dir, c, k, r);
-      json result = opt::run_one(c, k, r, run_dir, o.threads, kernel.kernel, [&](const opt::RunProgress& p) {
-        std::lock_guard lock(now_mutex);
-        now = p;
+      json result = opt::run_one(c, k, r, run_dir, o.threads, kernel, [&](const opt::RunProgress& now) {
+        std::lock_guard lock(p.mutex);
+        p.now = now;
       });
       const json& h = result["held_out"].begin().value();
       std::fprintf(stderr, "%scompare: %s run %d/%d: %lld generations, %.3g pieces, held-out %.1f lines\n",
@@ -208,14 +208,13 @@ int run_compare(const CompareOptions& o) {
                    c.optimizers[k].label.c_str(), r + 1, c.runs,
                    static_cast<long long>(result["generations"].get<std::int64_t>()),
                    result["pieces"].get<double>(), h["mean_lines"].get<double>());
-      std::lock_guard lock(now_mutex);
-      results.push_back(std::move(result));
+      std::lock_guard lock(p.mutex);
+      p.results.push_back(std::move(result));
     }
+}
 
-  const json report = opt::build_report(c, results, opt::read_json_file(dir + "/metadata.json", "run metadata"));
-  write_file_atomically(dir + "/report.json", report.dump(2));
-  std::fprintf(stderr, "compare: wrote %s/report.json\n", dir.c_str());
-  if (!o.plots) return 0;
+// report.md and its plots: a failure leaves report.json, which is complete without them.
+int write_plots(const std::string& dir) {
   if (const int status = run_report_script(dir); status != 0) {
     std::fprintf(stderr,
                  "tetrisbench: error: scripts/report.py failed (%s); report.json is complete "
@@ -225,6 +224,31 @@ int run_compare(const CompareOptions& o) {
   }
   std::printf("%s/report.md\n", dir.c_str());
   return 0;
+}
+
+}  // namespace
+
+int run_compare(const CompareOptions& o) {
+  if (o.resume.empty() == o.config.empty())
+    throw UsageError("give either CONFIG.toml or --resume DIR");
+  const KernelVariant& kernel = choose_kernel(o.kernel);
+  std::string dir;
+  std::unique_ptr<FolderClaim> claim;  // held until the report is written
+  const opt::ExperimentConfig c = open_experiment(o, kernel.kernel, dir, claim);
+  if (!path_exists(dir + "/metadata.json"))
+    write_file_atomically(dir + "/metadata.json", metadata(std::string(kernel.name), o.threads, c).dump(2));
+  std::fprintf(stderr, "compare: %s -> %s\n", c.name.c_str(), dir.c_str());
+
+  CompareProgress progress;
+  ProgressLine line([&] { return progress_text(progress, c); });
+  run_all(c, dir, o, kernel.kernel, progress);
+
+  const json report =
+      opt::build_report(c, progress.results, opt::read_json_file(dir + "/metadata.json", "run metadata"));
+  write_file_atomically(dir + "/report.json", report.dump(2));
+  std::fprintf(stderr, "compare: wrote %s/report.json\n", dir.c_str());
+  if (!o.plots) return 0;
+  return write_plots(dir);
 }
 
 }  // namespace tb

@@ -45,24 +45,21 @@ std::string period_csv(const Json& records) {
   return out.str();
 }
 
-}  // namespace
-
-int run_learn(const LearnOptions& o) {
-  if (o.out.empty()) throw UsageError("--out WEIGHTS is required (the learned weights file)");
-  // Numbers are range-checked by the flag parser (main.cpp).  Outputs are checked before
-  // training, not after it, and no two may name the same file.
-  const td::TdConfig config = make_config(o);
-  const KernelVariant& kernel = choose_kernel(o.kernel);
+// Outputs are checked before training, not after it, and no two may name the same file.
+// Temporary files a kill -9 left beside them (file_io.h) go before a resume.
+void prepare_outputs(const LearnOptions& o) {
   check_writable(o.out, "--out");
   if (!o.log.empty()) check_writable(o.log, "--log");
   if (!o.checkpoint.empty()) check_writable(o.checkpoint, "--checkpoint");
   check_distinct({{"--out", o.out}, {"--log", o.log}, {"--checkpoint", o.checkpoint}});
-  // Temporary files a kill -9 left beside the outputs (file_io.h) go before a resume.
   int swept = 0;
   for (const std::string* p : {&o.out, &o.log, &o.checkpoint})
     if (!p->empty()) swept += remove_stale_temporaries_of(*p);
   if (swept > 0) std::fprintf(stderr, "learn: removed %d temporary file(s) left by an interrupted run\n", swept);
+}
 
+// Trains (or resumes from --checkpoint) with a progress line on a terminal.
+td::TdRun train(const LearnOptions& o, const td::TdConfig& config, FeatureKernel kernel) {
   td::TdRunSpec spec;
   spec.config = config;
   spec.budget_pieces = o.pieces;
@@ -80,7 +77,7 @@ int run_learn(const LearnOptions& o) {
   if (o.pieces < step)
     throw UsageError("--pieces " + std::to_string(o.pieces) + " is less than one training step (" +
                      std::to_string(step) + " = --games-per-step x --pieces-per-step)");
-  const td::TdRun run = td::run_td(spec, o.threads, kernel.kernel, [&](const td::TdLearner& l, const td::TdPeriod& p) {
+  td::TdRun run = td::run_td(spec, o.threads, kernel, [&](const td::TdLearner& l, const td::TdPeriod& p) {
     char buf[160];
     std::snprintf(buf, sizeof buf, "learn %s: %.1f%% of %lld pieces, %lld episodes, last period %.1f lines/episode",
                   l.model().name().c_str(), 100.0 * static_cast<double>(p.pieces) / static_cast<double>(o.pieces),
@@ -89,14 +86,21 @@ int run_learn(const LearnOptions& o) {
     line = buf;
   });
   bar.reset();
+  return run;
+}
 
-  const std::string label = o.preset.empty() ? o.learner : o.preset;
+// Writes the weights (--out) and the period log (--log); returns the policy written.
+Policy save_outputs(const LearnOptions& o, const td::TdConfig& config, const td::TdRun& run,
+                    const std::string& label) {
   Policy policy = run.learner->policy("learn-" + label + "-seed" + std::to_string(o.seed));
   policy.rules = rule_set_name(config.rules);
   policy.source = "tetrisbench learn, " + td::to_json(config).dump();
   write_file_atomically(o.out, format_policy(policy));
   if (!o.log.empty()) write_file_atomically(o.log, period_csv(run.records));
+  return policy;
+}
 
+void print_summary(const LearnOptions& o, const td::TdConfig& config, const td::TdRun& run, const std::string& label) {
   const td::TdLearner& l = *run.learner;
   std::printf("learned %s (%s) on %dx%d, rules %s, seed %llu%s\n", l.model().name().c_str(), label.c_str(),
               config.rules.geometry.width, config.rules.geometry.height, rule_set_name(config.rules).c_str(),
@@ -107,16 +111,33 @@ int run_learn(const LearnOptions& o) {
   std::printf("trained on %lld pieces, %lld episodes, %.1f s (%.0f pieces/s); weights: %s\n",
               static_cast<long long>(l.pieces()), static_cast<long long>(l.episodes()), run.seconds,
               run.seconds > 0 ? static_cast<double>(l.pieces()) / run.seconds : 0.0, o.out.c_str());
-  if (o.eval_games > 0) {
-    GameConfig game;
-    game.rules = config.rules;
-    game.seed = stream_key(o.seed ^ opt::kHeldOutSeed, 0);
-    game.max_pieces = o.eval_max_pieces;
-    const PlaySummary s = summarize(play_games(policy, game, o.eval_games, o.threads, kernel.kernel, nullptr));
-    std::printf("held-out: %lld games, mean lines %.1f, 95%% CI [%.1f, %.1f], median %.1f, capped %lld\n",
-                static_cast<long long>(s.games), s.mean_lines, s.ci95_low, s.ci95_high, s.median_lines,
-                static_cast<long long>(s.capped_games));
-  }
+}
+
+// --eval-games: the learned policy on games seeded apart from training (kHeldOutSeed, tetris_fitness.h).
+void print_heldout(const LearnOptions& o, const td::TdConfig& config, const Policy& policy, FeatureKernel kernel) {
+  GameConfig game;
+  game.rules = config.rules;
+  game.seed = stream_key(o.seed ^ opt::kHeldOutSeed, 0);
+  game.max_pieces = o.eval_max_pieces;
+  const PlaySummary s = summarize(play_games(policy, game, o.eval_games, o.threads, kernel, nullptr));
+  std::printf("held-out: %lld games, mean lines %.1f, 95%% CI [%.1f, %.1f], median %.1f, capped %lld\n",
+              static_cast<long long>(s.games), s.mean_lines, s.ci95_low, s.ci95_high, s.median_lines,
+              static_cast<long long>(s.capped_games));
+}
+
+}  // namespace
+
+int run_learn(const LearnOptions& o) {
+  if (o.out.empty()) throw UsageError("--out WEIGHTS is required (the learned weights file)");
+  // Numbers are range-checked by the flag parser (main.cpp).
+  const td::TdConfig config = make_config(o);
+  const KernelVariant& kernel = choose_kernel(o.kernel);
+  prepare_outputs(o);
+  const td::TdRun run = train(o, config, kernel.kernel);
+  const std::string label = o.preset.empty() ? o.learner : o.preset;
+  const Policy policy = save_outputs(o, config, run, label);
+  print_summary(o, config, run, label);
+  if (o.eval_games > 0) print_heldout(o, config, policy, kernel.kernel);
   return 0;
 }
 

@@ -180,42 +180,77 @@ std::string learn_options_json(const LearnFlags& f) {
   return j.dump();
 }
 
+// Every subcommand's options, filled in by the parser.
+struct Commands {
+  tb::PlayOptions play;
+  tb::BenchOptions bench;
+  tb::CompareOptions compare;
+  tb::InfoOptions info;
+  tb::OptimizeOptions optimize;
+  tb::LearnOptions learn;
+  LearnFlags learn_flags;
+  tb::ReplayOptions replay;
+};
+
+void add_bench(CLI::App& app, tb::BenchOptions& o) {
+  CLI::App* cmd = app.add_subcommand(
+      "bench", "Play the fixed workloads; print pieces per second and one behaviour signature per group");
+  cmd->add_option("--kernel", o.kernel, "Feature kernel (as for play)");
+  cmd->add_option("--suite", o.suite, "Workload group: research, guideline, lee, ntuple, noise or all")
+      ->capture_default_str();
+  cmd->footer(tb::bench_workloads_help);  // built only when --help shows it
+  tb::add_number(cmd, "--threads", o.threads, 0, L::kMaxThreads, "Games in parallel, 0 = all cores");
+}
+
+void add_compare(CLI::App& app, tb::CompareOptions& o) {
+  CLI::App* cmd = app.add_subcommand(
+      "compare", "Compare optimizers on an experiment config; writes a results folder with report.md");
+  cmd->add_option("config", o.config, "Experiment config (TOML; docs/experiments.md)");
+  cmd->add_option("--out", o.out, "Results folder (default results/<name>/<UTC time>)");
+  cmd->add_option("--resume", o.resume, "Continue the experiment in this results folder");
+  tb::add_number(cmd, "--threads", o.threads, 0, L::kMaxThreads,
+                 "Games in parallel, 0 = all cores; results do not depend on it");
+  cmd->add_option("--kernel", o.kernel, "Feature kernel (as for play)");
+  cmd->add_flag("!--no-plots", o.plots, "Skip scripts/report.py (report.json only)");
+}
+
+// In this order: it is the order --help lists them in.
+void add_commands(CLI::App& app, Commands& c) {
+  add_play(app, c.play);
+  add_bench(app, c.bench);
+  add_compare(app, c.compare);
+  app.add_subcommand("info", "Print the build, the CPU and the feature kernels (available and active)")
+      ->add_option("--kernel", c.info.kernel, "Show which variant this name selects");
+  add_optimize(app, c.optimize);
+  add_learn(app, c.learn, c.learn_flags);
+  add_replay(app, c.replay);
+}
+
+// Runs the subcommand given; its errors are main's to report.
+int run_command(CLI::App& app, Commands& c) {
+  if (app.got_subcommand("play")) return tb::run_play(c.play);
+  if (app.got_subcommand("info")) return tb::run_info(c.info);
+  if (app.got_subcommand("bench")) return tb::run_bench(c.bench);
+  if (app.got_subcommand("optimize")) return tb::run_optimize(c.optimize);
+  if (app.got_subcommand("compare")) return tb::run_compare(c.compare);
+  if (app.got_subcommand("replay")) return tb::run_replay(c.replay);
+  if (app.got_subcommand("learn")) {
+    c.learn.options_json = learn_options_json(c.learn_flags);
+    if (!c.learn.preset.empty() && !app.get_subcommand("learn")->get_option("--learner")->count())
+      c.learn.learner = "td0";
+    return tb::run_learn(c.learn);
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"tetrisbench: Tetris-AI research suite (rules: docs/rules.md)"};
   app.set_version_flag("--version", std::string(tb::kVersion) + " (" + tb::kGitCommit + ")");
   app.require_subcommand(1);
-  tb::PlayOptions play;
-  add_play(app, play);
-  tb::BenchOptions bench;
-  CLI::App* bench_cmd = app.add_subcommand(
-      "bench", "Play the fixed workloads; print pieces per second and one behaviour signature per group");
-  bench_cmd->add_option("--kernel", bench.kernel, "Feature kernel (as for play)");
-  bench_cmd->add_option("--suite", bench.suite, "Workload group: research, guideline, lee, ntuple, noise or all")
-      ->capture_default_str();
-  bench_cmd->footer(tb::bench_workloads_help);  // built only when --help shows it
-  tb::add_number(bench_cmd, "--threads", bench.threads, 0, L::kMaxThreads, "Games in parallel, 0 = all cores");
-  tb::CompareOptions compare;
-  CLI::App* compare_cmd = app.add_subcommand(
-      "compare", "Compare optimizers on an experiment config; writes a results folder with report.md");
-  compare_cmd->add_option("config", compare.config, "Experiment config (TOML; docs/experiments.md)");
-  compare_cmd->add_option("--out", compare.out, "Results folder (default results/<name>/<UTC time>)");
-  compare_cmd->add_option("--resume", compare.resume, "Continue the experiment in this results folder");
-  tb::add_number(compare_cmd, "--threads", compare.threads, 0, L::kMaxThreads,
-                 "Games in parallel, 0 = all cores; results do not depend on it");
-  compare_cmd->add_option("--kernel", compare.kernel, "Feature kernel (as for play)");
-  compare_cmd->add_flag("!--no-plots", compare.plots, "Skip scripts/report.py (report.json only)");
-  tb::InfoOptions info;
-  app.add_subcommand("info", "Print the build, the CPU and the feature kernels (available and active)")
-      ->add_option("--kernel", info.kernel, "Show which variant this name selects");
-  tb::OptimizeOptions optimize;
-  add_optimize(app, optimize);
-  tb::LearnOptions learn;
-  LearnFlags learn_flags;
-  add_learn(app, learn, learn_flags);
-  tb::ReplayOptions replay;
-  add_replay(app, replay);
+  Commands commands;
+  add_commands(app, commands);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -229,17 +264,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    if (app.got_subcommand("play")) return tb::run_play(play);
-    if (app.got_subcommand("info")) return tb::run_info(info);
-    if (app.got_subcommand("bench")) return tb::run_bench(bench);
-    if (app.got_subcommand("optimize")) return tb::run_optimize(optimize);
-    if (app.got_subcommand("compare")) return tb::run_compare(compare);
-    if (app.got_subcommand("replay")) return tb::run_replay(replay);
-    if (app.got_subcommand("learn")) {
-      learn.options_json = learn_options_json(learn_flags);
-      if (!learn.preset.empty() && !app.get_subcommand("learn")->get_option("--learner")->count()) learn.learner = "td0";
-      return tb::run_learn(learn);
-    }
+    return run_command(app, commands);
   } catch (const tb::Error& e) {  // the one error type: its exit status (engine/io/error.h)
     std::fprintf(stderr, "tetrisbench: error: %s\n", e.what());
     return e.exit_code();
@@ -247,5 +272,4 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "tetrisbench: internal error: %s\n", e.what());
     return 1;
   }
-  return 0;
 }

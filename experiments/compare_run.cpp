@@ -89,75 +89,92 @@ td::TdConfig run_td_config(const ExperimentConfig& c, const OptimizerSpec& spec,
                             stream_key(seed, static_cast<std::uint64_t>(spec_index) + 1));
 }
 
+// Picks up an interrupted run: the records, counts and best candidate its checkpoint holds
+// (the optimizer is restored from it too).  Returns the best candidate so far.
+Vector resume_blackbox(const ExperimentConfig& c, const OptimizerSetup& setup, const fs::path& dir, Optimizer& opt,
+                       Trained& t) {
+  const std::string file = (dir / "checkpoint.json").string();
+  if (!path_exists(file)) return setup.x0;
+  const BlackboxCheckpoint ck =
+      restore_blackbox_checkpoint(read_json_file(file, "checkpoint"), c, opt, setup.dim, "checkpoint '" + file + "'");
+  t.records = ck.records;
+  t.pieces = ck.pieces;
+  t.games = ck.games;
+  t.generations = ck.generation;
+  t.seconds = ck.seconds;
+  t.best_training = ck.best_training;
+  return ck.best_x;
+}
+
+// A generation's best candidate (the first of equals) and the sum of its statistics.
+struct GenerationBest {
+  Eigen::Index arg = 0;
+  double sum = 0;
+};
+
+GenerationBest generation_best(const GenerationFitness& fit, Eigen::Index lambda) {
+  GenerationBest g;
+  for (Eigen::Index k = 0; k < lambda; ++k) {
+    g.sum += fit.statistic[k];
+    if (fit.statistic[k] > fit.statistic[g.arg]) g.arg = k;
+  }
+  return g;
+}
+
+// One row of generations.csv, after the generation's counts are added to `t`.
+Json generation_record(const Trained& t, const Optimizer& opt, const GenerationFitness& fit, const GenerationBest& g,
+                       Eigen::Index lambda) {
+  return {{"generation", t.generations},
+          {"evaluations", opt.evaluations()},
+          {"pieces", t.pieces},
+          {"games", t.games},
+          {"best", t.best_training},
+          {"gen_best", fit.statistic[g.arg]},
+          {"gen_mean", g.sum / static_cast<double>(lambda)},
+          {"spread", opt.spread()},
+          {"capped_games", fit.capped_games},
+          {"seconds", t.seconds}};
+}
+
+// After every generation, so that a kill loses at most the generation running.
+void save_blackbox(const fs::path& dir, const Trained& t, const Vector& best_x, const Optimizer& opt) {
+  const BlackboxCheckpoint ck{t.records, t.pieces, t.games, t.generations, t.seconds, t.best_training, best_x};
+  write_file_atomically((dir / "checkpoint.json").string(), blackbox_checkpoint_json(ck, opt).dump());
+  write_file_atomically((dir / "generations.csv").string(), csv(t.records));
+}
+
 Trained train_blackbox(const ExperimentConfig& c, const OptimizerSpec& spec, int spec_index, std::uint64_t seed,
                        const fs::path& dir, int threads, FeatureKernel kernel, const ProgressFn& progress, int run) {
   const OptimizerSetup setup = run_setup(c, spec, spec_index, seed);
   auto opt = make_optimizer(spec.optimizer, setup);
-
   Trained t;
-  Json& records = t.records;
-  std::int64_t& pieces = t.pieces;
-  std::int64_t& games = t.games;
-  std::int64_t& generation = t.generations;
-  double& seconds = t.seconds;
-  double& best_stat = t.best_training;
-  Vector best_x = setup.x0;
-  if (const std::string file = (dir / "checkpoint.json").string(); path_exists(file)) {
-    const BlackboxCheckpoint ck =
-        restore_blackbox_checkpoint(read_json_file(file, "checkpoint"), c, *opt, setup.dim, "checkpoint '" + file + "'");
-    records = ck.records;
-    pieces = ck.pieces;
-    games = ck.games;
-    generation = ck.generation;
-    seconds = ck.seconds;
-    best_stat = ck.best_training;
-    best_x = ck.best_x;
-  }
-
-  std::vector<std::string>& reasons = t.reasons;
+  Vector best_x = resume_blackbox(c, setup, dir, *opt, t);
   for (;;) {
-    reasons = opt->stop();
-    if (!reasons.empty()) break;
+    t.reasons = opt->stop();
+    if (!t.reasons.empty()) break;
     const auto start = std::chrono::steady_clock::now();
     const Matrix X = opt->ask();
-    const std::int64_t cap = generation_cap(c, pieces, games, X.cols());
+    const std::int64_t cap = generation_cap(c, t.pieces, t.games, X.cols());
     if (cap == 0) {
-      reasons = {"Budget"};
+      t.reasons = {"Budget"};
       break;
     }
     const GenerationFitness fit =
-        evaluate_generation(X, spec.features, c, seed, generation, cap < 0 ? 0 : cap, threads, kernel);
+        evaluate_generation(X, spec.features, c, seed, t.generations, cap < 0 ? 0 : cap, threads, kernel);
     opt->tell(X, fit.f);
-    pieces += fit.pieces;
-    games += fit.games;
-    Eigen::Index arg = 0;
-    double sum = 0;
-    for (Eigen::Index k = 0; k < X.cols(); ++k) {
-      sum += fit.statistic[k];
-      if (fit.statistic[k] > fit.statistic[arg]) arg = k;
+    t.pieces += fit.pieces;
+    t.games += fit.games;
+    const GenerationBest g = generation_best(fit, X.cols());
+    if (fit.statistic[g.arg] > t.best_training) {
+      t.best_training = fit.statistic[g.arg];
+      best_x = X.col(g.arg);
     }
-    if (fit.statistic[arg] > best_stat) {
-      best_stat = fit.statistic[arg];
-      best_x = X.col(arg);
-    }
-    seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    records.push_back({{"generation", generation},
-                       {"evaluations", opt->evaluations()},
-                       {"pieces", pieces},
-                       {"games", games},
-                       {"best", best_stat},
-                       {"gen_best", fit.statistic[arg]},
-                       {"gen_mean", sum / static_cast<double>(X.cols())},
-                       {"spread", opt->spread()},
-                       {"capped_games", fit.capped_games},
-                       {"seconds", seconds}});
-    ++generation;
-    const BlackboxCheckpoint ck{records, pieces, games, generation, seconds, best_stat, best_x};
-    write_file_atomically((dir / "checkpoint.json").string(), blackbox_checkpoint_json(ck, *opt).dump());
-    write_file_atomically((dir / "generations.csv").string(), csv(records));
-    if (progress) progress({spec.label, run, generation, pieces, best_stat});
+    t.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    t.records.push_back(generation_record(t, *opt, fit, g, X.cols()));
+    ++t.generations;
+    save_blackbox(dir, t, best_x, *opt);
+    if (progress) progress({spec.label, run, t.generations, t.pieces, t.best_training});
   }
-
   t.policy = policy_from(best_x, spec.features, "");
   return t;
 }

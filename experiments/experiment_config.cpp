@@ -201,19 +201,18 @@ OptimizerSpec read_optimizer(Table t, const ExperimentConfig& c) {
   return s;
 }
 
-}  // namespace
-
-ExperimentConfig parse_experiment(const std::string& text, const std::string& origin) {
-  toml::table root;
+toml::table parse_toml(const std::string& text, const std::string& origin) {
   try {
-    root = toml::parse(text, origin);
+    return toml::parse(text, origin);
   } catch (const toml::parse_error& e) {
     std::ostringstream msg;
     msg << origin << ":" << e.source().begin.line << ": " << e.description();
     throw ConfigError(msg.str());
   }
-  ExperimentConfig c;
-  Table top(&root, "config", origin);
+}
+
+// The top-level keys: name, features, runs and seed.
+void read_top(Table& top, ExperimentConfig& c) {
   c.name = top.text("name", "");
   if (!is_safe_slug(c.name))
     top.fail("name", "required: 1 to 64 letters, digits, '-', '_' or '.', starting with a letter or digit "
@@ -222,12 +221,9 @@ ExperimentConfig parse_experiment(const std::string& text, const std::string& or
   if (!find_feature_set(c.features)) top.fail("features", "unknown feature set '" + shown(c.features) + "'");
   c.runs = static_cast<int>(top.integer("runs", 3, 1, limits::kMaxRuns));
   c.seed = static_cast<std::uint64_t>(top.integer("seed", 1, 0, kInt64Max));
+}
 
-  read_rules(Table(root["rules"].as_table(), "rules", origin), c);
-  top.raw("rules");
-
-  Table fit(root["fitness"].as_table(), "fitness", origin);
-  top.raw("fitness");
+void read_fitness(Table fit, ExperimentConfig& c) {
   c.fitness_games = static_cast<int>(fit.integer("games", 10, 1, kMaxFitnessGames));
   c.fitness_max_pieces = fit.integer("max_pieces", 10000, 0, limits::kMaxPieces);
   const auto stat = fit.text("statistic", "mean_lines");
@@ -235,47 +231,60 @@ ExperimentConfig parse_experiment(const std::string& text, const std::string& or
   else if (stat == "article1") c.statistic = Statistic::article1;
   else fit.fail("statistic", "expected mean_lines or article1");
   fit.reject_unknown();
+}
 
-  Table budget(root["budget"].as_table(), "budget", origin);
-  top.raw("budget");
+void read_budget(Table budget, ExperimentConfig& c) {
   c.budget_pieces = budget.integer("pieces", 0, 0, limits::kMaxPieces);
   c.budget_games = budget.integer("games", 0, 0, limits::kMaxPieces);
   if (c.budget_pieces == 0 && c.budget_games == 0)
     budget.fail("", "set pieces and/or games (a positive hard cap per run)");
   budget.reject_unknown();
+}
 
-  Table held(root["heldout"].as_table(), "heldout", origin);
-  top.raw("heldout");
+// heldout.boards: the training board comes first, then each other height listed.
+void read_heldout_boards(Table& held, ExperimentConfig& c) {
+  c.heldout_boards.push_back(c.rules.geometry);
+  const toml::node* boards = held.raw("boards");
+  if (!boards) return;
+  const toml::array* a = boards->as_array();
+  if (!a) held.fail("boards", "expected an array of \"WxH\" strings");
+  if (c.rules.base != RuleSet::research)
+    held.fail("boards", std::string("rule set ") + to_string(c.rules.base) + " fixes the board at " +
+                            size_name(c.rules.geometry) + ": held-out boards are for research rules; drop them");
+  for (const auto& b : *a) {
+    auto s = b.value<std::string>();
+    if (!s) held.fail("boards", "expected strings like \"10x12\"");
+    const Geometry g = parse_geometry(*s, held, "boards");
+    if (g.width != c.rules.geometry.width)
+      held.fail("boards", "held-out boards must keep the training width (the weights depend on it)");
+    if (g.height != c.rules.geometry.height) c.heldout_boards.push_back(g);
+  }
+}
+
+void read_heldout_targets(Table& held, ExperimentConfig& c) {
+  const toml::node* t = held.raw("targets");
+  if (!t) return;
+  const toml::array* a = t->as_array();
+  if (!a) held.fail("targets", "expected an array of line counts");
+  for (const auto& v : *a) {
+    auto d = v.is_number() ? v.value<double>() : std::nullopt;
+    if (!d || !(*d > 0) || !std::isfinite(*d)) held.fail("targets", "expected positive finite numbers");
+    c.targets.push_back(*d);
+  }
+}
+
+void read_heldout(Table held, ExperimentConfig& c) {
   // At least 2: a confidence interval needs two.
   c.heldout_games = static_cast<int>(held.integer("games", 100, 2, limits::kMaxGames));
   c.heldout_max_pieces = held.integer("max_pieces", 0, 0, limits::kMaxPieces);
-  c.heldout_boards.push_back(c.rules.geometry);
-  if (const toml::node* boards = held.raw("boards")) {
-    const toml::array* a = boards->as_array();
-    if (!a) held.fail("boards", "expected an array of \"WxH\" strings");
-    if (c.rules.base != RuleSet::research)
-      held.fail("boards", std::string("rule set ") + to_string(c.rules.base) + " fixes the board at " +
-                              size_name(c.rules.geometry) + ": held-out boards are for research rules; drop them");
-    for (const auto& b : *a) {
-      auto s = b.value<std::string>();
-      if (!s) held.fail("boards", "expected strings like \"10x12\"");
-      const Geometry g = parse_geometry(*s, held, "boards");
-      if (g.width != c.rules.geometry.width)
-        held.fail("boards", "held-out boards must keep the training width (the weights depend on it)");
-      if (g.height != c.rules.geometry.height) c.heldout_boards.push_back(g);
-    }
-  }
-  if (const toml::node* t = held.raw("targets")) {
-    const toml::array* a = t->as_array();
-    if (!a) held.fail("targets", "expected an array of line counts");
-    for (const auto& v : *a) {
-      auto d = v.is_number() ? v.value<double>() : std::nullopt;
-      if (!d || !(*d > 0) || !std::isfinite(*d)) held.fail("targets", "expected positive finite numbers");
-      c.targets.push_back(*d);
-    }
-  }
+  read_heldout_boards(held, c);
+  read_heldout_targets(held, c);
   held.reject_unknown();
+}
 
+// The [[optimizer]] tables, read after every other table (they are checked against it);
+// labels name folders, so no two may be the same.
+void read_optimizers(const toml::table& root, Table& top, const std::string& origin, ExperimentConfig& c) {
   const toml::array* opts = root["optimizer"].as_array();
   top.raw("optimizer");
   if (!opts || opts->empty()) top.fail("optimizer", "add at least one [[optimizer]] table");
@@ -288,6 +297,24 @@ ExperimentConfig parse_experiment(const std::string& text, const std::string& or
     if (!labels.insert(c.optimizers.back().label).second)
       top.fail("optimizer", "duplicate label '" + c.optimizers.back().label + "'");
   }
+}
+
+}  // namespace
+
+ExperimentConfig parse_experiment(const std::string& text, const std::string& origin) {
+  const toml::table root = parse_toml(text, origin);
+  ExperimentConfig c;
+  Table top(&root, "config", origin);
+  read_top(top, c);
+  read_rules(Table(root["rules"].as_table(), "rules", origin), c);
+  top.raw("rules");
+  read_fitness(Table(root["fitness"].as_table(), "fitness", origin), c);
+  top.raw("fitness");
+  read_budget(Table(root["budget"].as_table(), "budget", origin), c);
+  top.raw("budget");
+  read_heldout(Table(root["heldout"].as_table(), "heldout", origin), c);
+  top.raw("heldout");
+  read_optimizers(root, top, origin, c);
   top.reject_unknown();
   return c;
 }
