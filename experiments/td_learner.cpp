@@ -200,9 +200,8 @@ std::vector<Episode> TdLearner::step(int threads) {
   pieces_ += static_cast<std::int64_t>(slots_.size()) * config_.pieces_per_step;
   ++steps_;
   if (!finite)
-    throw RunError("td: the weights diverged (a weight is no longer finite) at step " +
-                             std::to_string(steps_) + ", after " + std::to_string(pieces_) +
-                             " pieces; use a smaller alpha or the normalized step");
+    throw RunError("td: the weights diverged (a weight is no longer finite) at step " + std::to_string(steps_) +
+                   ", after " + std::to_string(pieces_) + " pieces; use a smaller alpha or the normalized step");
   return ended;
 }
 
