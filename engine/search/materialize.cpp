@@ -253,7 +253,7 @@ void materialize_pair(CandidateBlock& block, const Board& grid, const Placement*
 
 int materialize_reachable(CandidateBlock& block, const Board& board, const ReachableSet& set, int first,
                           Geometry g, Overflow overflow, PlyCarry carry, const UnclearedPair* pair,
-                          FeatureKernel kernel) {
+                          const SearchKernels* isa) {
   const int n = std::clamp(set.count - first, 0, kBlockCapacity);
   std::array<Placement, kBlockCapacity> pls;
   for (int k = 0; k < n; ++k) {
@@ -262,7 +262,7 @@ int materialize_reachable(CandidateBlock& block, const Board& board, const Reach
     pls[k].row = static_cast<std::uint8_t>(rp.row);
   }
   if (pair) materialize_pair(block, board, pls.data(), n, g, overflow, *pair);
-  else materialize_rows(block, board, pls.data(), n, g, overflow, carry, kernel);
+  else (isa ? *isa : search_kernels(nullptr)).materialize_rows(block, board, pls.data(), n, g, overflow, carry);
   return n;
 }
 

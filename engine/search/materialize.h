@@ -11,6 +11,7 @@
 #include "candidate_block.h"
 #include "feature_kernels.h"
 #include "reachable.h"
+#include "search_kernels.h"
 
 namespace tb {
 
@@ -37,11 +38,11 @@ void materialize_pair(CandidateBlock& block, const Board& grid, const Placement*
                       Geometry g, Overflow overflow, const UnclearedPair& pair);
 
 // Placements [first, first + kBlockCapacity) of `set`, the reachable placements of set.piece
-// on `board`, in set order (as materialize_rows, or materialize_pair with `pair`); returns how
-// many (0 when first >= set.count).
+// on `board`, in set order (as materialize_rows with the variants `isa`, nullptr for the best
+// this CPU has, or materialize_pair with `pair`); returns how many (0 when first >= set.count).
 int materialize_reachable(CandidateBlock& block, const Board& board, const ReachableSet& set, int first,
                           Geometry g, Overflow overflow, PlyCarry carry = {},
-                          const UnclearedPair* pair = nullptr, FeatureKernel kernel = nullptr);
+                          const UnclearedPair* pair = nullptr, const SearchKernels* isa = nullptr);
 
 // Every drop placement of `piece` (generate_drops order) as the second ply of an uncleared
 // pair on `grid`, the grid after the first ply with nothing cleared.

@@ -14,7 +14,6 @@ Searcher::Searcher(const Policy& policy, const Rules& rules, FeatureKernel kerne
 
 Searcher::Searcher(std::unique_ptr<Evaluator> evaluator, const Rules& rules, FeatureKernel kernel)
     : rules_(rules),
-      kernel_(kernel),
       isa_(&search_kernels(kernel)),
       evaluator_(std::move(evaluator)),
       ply1_(std::make_unique<CandidateBlock>()),
@@ -56,7 +55,7 @@ double Searcher::best_follow_up(const CandidateBlock& first, int k, const Board&
   if (reach2_) count = find_reachable(grid, g, next, spawn_row(rules_), rules_.rotation, *reach2_);
   for (int from = 0; from == 0 || from < count; from += kBlockCapacity) {
     if (reach2_) {
-      if (materialize_reachable(*ply2_, grid, *reach2_, from, g, rules_.overflow, carry, uncleared, kernel_) == 0) break;
+      if (materialize_reachable(*ply2_, grid, *reach2_, from, g, rules_.overflow, carry, uncleared, isa_) == 0) break;
     } else {
       materialize_drops_uncleared(*ply2_, grid, next, g, rules_.overflow, pair);
     }
@@ -116,7 +115,7 @@ Decision Searcher::decide_reachable(const Board& board, Piece current, Piece nex
   int best = -1;
   double best_score = 0;
   for (int from = 0; from < count; from += kBlockCapacity) {
-    materialize_reachable(b, board, *reach1_, from, g, rules_.overflow, {}, nullptr, kernel_);
+    materialize_reachable(b, board, *reach1_, from, g, rules_.overflow, {}, nullptr, isa_);
     rate(b, board, next);
     for (int k = 0; k < b.count; ++k) {
       if (noise && tie_noise > 0) b.score[k] += tie_noise * noise->unit();
@@ -128,7 +127,7 @@ Decision Searcher::decide_reachable(const Board& board, Piece current, Piece nex
   }
   const int block_start = best / kBlockCapacity * kBlockCapacity;
   if (block_start + kBlockCapacity < count) {
-    materialize_reachable(b, board, *reach1_, block_start, g, rules_.overflow, {}, nullptr, kernel_);
+    materialize_reachable(b, board, *reach1_, block_start, g, rules_.overflow, {}, nullptr, isa_);
     evaluator_->score(b);  // the features chosen() may read (the ratings are not used)
   }
   evaluator_->chosen(b, best - block_start);
@@ -153,7 +152,7 @@ Decision Searcher::play(const Board& board, Piece current, int index) {
         find_reachable(board, rules_.geometry, current, spawn_row(rules_), rules_.rotation, *reach1_);
     assert(index >= 0 && index < count);
     const int block_start = index / kBlockCapacity * kBlockCapacity;
-    materialize_reachable(b, board, *reach1_, block_start, rules_.geometry, rules_.overflow, {}, nullptr, kernel_);
+    materialize_reachable(b, board, *reach1_, block_start, rules_.geometry, rules_.overflow, {}, nullptr, isa_);
     k = index - block_start;
   }
   evaluator_->score(b);  // the features chosen() may read (the ratings are not used)

@@ -74,7 +74,6 @@ class Searcher {
   static Decision decision_of(const CandidateBlock& block, int k);
 
   Rules rules_;
-  FeatureKernel kernel_;
   const SearchKernels* isa_;  // materialize of the kernel's instruction-set family
   std::unique_ptr<Evaluator> evaluator_;
   std::unique_ptr<CandidateBlock> ply1_, ply2_;  // ~30 KB each, kept off the stack
