@@ -3,6 +3,8 @@
 // The fast search is checked against the drop model on empty boards, against hand-made
 // spins, and against a naive breadth-first search over engine/moves/srs.h Playfield moves on random
 // boards with overhangs; every stored input sequence is replayed through the Playfield.
+// find_reachable_placements (the flood fill, no search tree) is checked against
+// find_reachable on thousands of random boards of several kinds.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -269,6 +271,218 @@ TEST(Reachable, ReusedStorageGivesTheSameAnswer) {
   find_reachable(b, g, L, 20, RotationSystem::srs, *second);
   ASSERT_EQ(keys(*first), keys(*second));
   for (int i = 0; i < first->count; ++i) EXPECT_EQ(input_sequence(*first, i), input_sequence(*second, i));
+}
+
+
+// ---------------------------------------------------------------------------------------
+// find_reachable_placements against find_reachable: the same set, the same order.
+
+// "" when `got` (find_reachable_placements) has want's (find_reachable) count, block-out,
+// piece and placements with their rows, and no search-tree state; else the first difference.
+std::string set_difference(const ReachableSet& want, const ReachableSet& got) {
+  if (got.block_out != want.block_out)
+    return std::string("block_out ") + (got.block_out ? "true" : "false") + ", want " +
+           (want.block_out ? "true" : "false");
+  if (got.piece != want.piece) return "piece differs";
+  for (int i = 0; i < std::min(want.count, got.count); ++i) {
+    const ReachablePlacement &w = want.placements[i], &h = got.placements[i];
+    if (!(h.placement == w.placement) || h.row != w.row)
+      return "placement " + std::to_string(i) + ": (orientation " +
+             std::to_string(h.placement.orientation) + ", column " +
+             std::to_string(h.placement.column) + ", row " + std::to_string(h.row) + "), want (" +
+             std::to_string(w.placement.orientation) + ", " + std::to_string(w.placement.column) +
+             ", " + std::to_string(w.row) + ")";
+    if (h.from != 0) return "placement " + std::to_string(i) + ": from is not 0";
+  }
+  if (got.count != want.count)
+    return "count " + std::to_string(got.count) + ", want " + std::to_string(want.count);
+  return {};
+}
+
+int below(std::mt19937& rng, int n) {
+  return n <= 0 ? 0 : static_cast<int>(rng() % static_cast<unsigned>(n));
+}
+void set_cell(Board& b, Geometry g, int c, int r, bool on) {
+  if (c < 0 || c >= g.width || r < 0 || r >= g.height) return;
+  if (on)
+    b.cols[c] |= Word{1} << r;
+  else
+    b.cols[c] &= ~(Word{1} << r);
+}
+
+// Independent cells at a density, in rows [0, rows).
+Board noise_board(std::mt19937& rng, Geometry g, double density, int rows) {
+  std::bernoulli_distribution on(density);
+  Board b;
+  for (int c = 0; c < g.width; ++c)
+    for (int r = 0; r < std::min(rows, g.height); ++r) set_cell(b, g, c, r, on(rng));
+  return b;
+}
+
+// A played-looking stack: a random-walk surface with a few holes, then floating roofs (tucks
+// under them), T-spin and S/Z-spin slots under an overhang, and I tunnels.
+Board stack_board(std::mt19937& rng, Geometry g) {
+  Board b;
+  std::array<int, kMaxWidth> h{};
+  int level = below(rng, g.height / 2 + 1);
+  for (int c = 0; c < g.width; ++c) {
+    level = std::clamp(level + below(rng, 7) - 3, 0, g.height - 3);
+    h[c] = level;
+    for (int r = 0; r < level; ++r) set_cell(b, g, c, r, below(rng, 8) != 0 || r == level - 1);
+  }
+  for (int n = below(rng, 4); n > 0; --n) {  // roofs a little above the surface
+    const int c0 = below(rng, g.width), len = 1 + below(rng, 4);
+    const int row = h[c0] + 1 + below(rng, 3);
+    for (int c = c0; c < std::min(g.width, c0 + len); ++c) set_cell(b, g, c, row, true);
+  }
+  for (int n = below(rng, 3); n > 0; --n) {  // T slot: .#. / ... / #.# with a roof on one side
+    const int c = 1 + below(rng, g.width - 2), r = below(rng, std::max(1, g.height - 5));
+    for (int dc = -1; dc <= 1; ++dc) set_cell(b, g, c + dc, r + 1, false);
+    set_cell(b, g, c, r, false);
+    set_cell(b, g, c - 1, r, true);
+    set_cell(b, g, c + 1, r, true);
+    set_cell(b, g, c, r - 1, true);
+    const int side = below(rng, 2) ? 1 : -1;
+    set_cell(b, g, c + side, r + 2, true);
+    set_cell(b, g, c - side, r + 2, false);
+    set_cell(b, g, c, r + 2, false);
+  }
+  for (int n = below(rng, 2); n > 0; --n) {  // S/Z slot: a step under a one-cell roof
+    const int c = below(rng, g.width - 2), r = below(rng, std::max(1, g.height - 4));
+    set_cell(b, g, c, r, false);
+    set_cell(b, g, c + 1, r, false);
+    set_cell(b, g, c + 1, r + 1, false);
+    set_cell(b, g, c + 2, r + 1, false);
+    set_cell(b, g, c + 2, r, true);
+    set_cell(b, g, c, r + 1, true);
+    set_cell(b, g, c, r + 2, true);
+  }
+  if (below(rng, 3) == 0) {  // I tunnel: a horizontal gap of 4 under a roof, opened at one end
+    const int r = below(rng, std::max(1, g.height - 3)), c0 = below(rng, std::max(1, g.width - 3));
+    for (int c = c0; c < c0 + 4; ++c) {
+      set_cell(b, g, c, r, false);
+      set_cell(b, g, c, r + 1, true);
+    }
+    const int open = below(rng, 2) ? c0 - 1 : c0 + 4;
+    for (int rr = r; rr < g.height; ++rr) set_cell(b, g, open, rr, false);
+  }
+  return b;
+}
+
+// Rows full but for one or two gaps, up to a random top: near a top-out, few placements.
+Board nearly_full_board(std::mt19937& rng, Geometry g) {
+  Board b;
+  const int top = g.height / 2 + below(rng, g.height - g.height / 2 + 1);
+  for (int r = 0; r < top; ++r) {
+    for (int c = 0; c < g.width; ++c) set_cell(b, g, c, r, true);
+    for (int gaps = 1 + below(rng, 2); gaps > 0; --gaps)
+      set_cell(b, g, below(rng, g.width), r, false);
+  }
+  return b;
+}
+
+// Some cells in the spawn area (rows spawn_row .. spawn_row + 1 around the centre): some
+// pieces are blocked out, some squeeze past.
+Board block_out_board(std::mt19937& rng, Geometry g, int spawn_row) {
+  Board b = below(rng, 2) ? stack_board(rng, g) : Board{};
+  for (int n = 1 + below(rng, 2); n > 0; --n)
+    set_cell(b, g, g.width / 2 - 2 + below(rng, 4), spawn_row + below(rng, 2), true);
+  return b;
+}
+
+TEST(ReachablePlacements, EqualsTheBreadthFirstSearchOnRandomBoards) {
+  // 10x22 with spawn row 20 is the Guideline; the rest are research boards, with spawn rows
+  // from H - 2 (every piece can turn in place) down to lower ones (more hidden rows).
+  const Field fields[] = {{{10, 22}, 20}, {{10, 20}, 18}, {{10, 22}, 19}, {{4, 4}, 2},
+                          {{4, 8}, 6},    {{5, 9}, 7},    {{6, 12}, 10},  {{7, 14}, 11},
+                          {{12, 16}, 14}, {{16, 28}, 26}, {{16, 4}, 2},   {{4, 28}, 26},
+                          {{8, 28}, 20},  {{16, 20}, 17}};
+  constexpr int kBoardsPerField = 300;
+  std::mt19937 rng(20250117);
+  auto bfs = std::make_unique<ReachableSet>(), flood = std::make_unique<ReachableSet>();
+  int boards = 0, calls = 0, block_outs = 0, placements = 0, beyond_drops = 0, kicks_matter = 0;
+  for (Field f : fields)
+    for (int n = 0; n < kBoardsPerField; ++n) {
+      const Geometry g = f.geometry;
+      int spawn_row = f.spawn_row;
+      if (below(rng, 10) == 0) spawn_row = below(rng, g.height + 3) - 1;  // odd spawns, -1 .. H + 1
+      Board b;
+      switch (n % 8) {
+        case 0: b = n == 0 ? Board{} : noise_board(rng, g, 0.05, g.height); break;
+        case 1: b = noise_board(rng, g, 0.1 + 0.1 * below(rng, 8), 1 + below(rng, g.height)); break;
+        case 2: b = noise_board(rng, g, 0.3 + 0.2 * below(rng, 4), g.height - 2); break;
+        case 3: case 4: b = stack_board(rng, g); break;
+        case 5: b = random_board(rng, g, std::max(1, spawn_row - 4)); break;
+        case 6: b = nearly_full_board(rng, g); break;
+        case 7: b = block_out_board(rng, g, spawn_row); break;
+      }
+      // Cells above the field (rows H..31), as a second ply's uncleared first piece can
+      // leave: both searches treat rows from H up as solid whatever the words hold.
+      if (below(rng, 16) == 0)
+        for (int c = 0; c < g.width; ++c)
+          b.cols[c] |= static_cast<Word>(rng()) & ~low_mask(g.height);
+      ++boards;
+      std::array<std::vector<Key>, 2> by_system;
+      for (RotationSystem rs : kSystems)
+        for (int p = 0; p < PIECE_NB; ++p) {
+          const Piece piece = static_cast<Piece>(p);
+          find_reachable(b, g, piece, spawn_row, rs, *bfs);
+          flood->count = -1;  // stale answers must not pass
+          const int count = find_reachable_placements(b, g, piece, spawn_row, rs, *flood);
+          ++calls;
+          const std::string diff =
+              count == flood->count ? set_difference(*bfs, *flood) : "return value differs";
+          ASSERT_EQ(diff, "") << size_name(g) << " spawn row " << spawn_row << ", piece "
+                              << kPieceChar[p] << ", " << to_string(rs) << ", board kind "
+                              << n % 8 << "\n"
+                              << to_text(b, g);
+          block_outs += bfs->block_out;
+          placements += bfs->count;
+          if (!bfs->block_out)
+            beyond_drops += bfs->count > static_cast<int>(drop_keys(b, g, piece).size());
+          const auto k = keys(*bfs);
+          auto& all = by_system[rs == RotationSystem::srs];
+          all.insert(all.end(), k.begin(), k.end());
+        }
+      kicks_matter += by_system[0] != by_system[1];
+    }
+  // The kinds cover what they are meant to: blocked spawns, tucks and spins beyond the drop
+  // model, and boards where the SRS kicks reach other placements than the simple ones.
+  EXPECT_GE(boards, 4000);
+  EXPECT_GT(block_outs, calls / 20);
+  EXPECT_GT(beyond_drops, calls / 10);
+  EXPECT_GT(kicks_matter, boards / 10);
+  RecordProperty("calls", calls);
+  RecordProperty("block_outs", block_outs);
+  RecordProperty("placements", placements);
+  RecordProperty("beyond_drops", beyond_drops);
+  RecordProperty("kicks_matter", kicks_matter);
+}
+
+TEST(ReachablePlacements, HandMadeSpinsAndTheEmptyBoard) {
+  auto bfs = std::make_unique<ReachableSet>(), flood = std::make_unique<ReachableSet>();
+  const Board tst = board_from_rows({"###.......", "##........", "##.#######", "##..######", "##.#######"});
+  for (RotationSystem rs : kSystems) {
+    find_reachable_placements(tst, {10, 22}, T, 20, rs, *flood);
+    const auto got = keys(*flood);
+    const bool slot = std::find(got.begin(), got.end(), Key(1, 2, 0)) != got.end();
+    EXPECT_EQ(slot, rs == RotationSystem::srs);  // only the (-1,-2) kick gets there
+    find_reachable(tst, {10, 22}, T, 20, rs, *bfs);
+    EXPECT_EQ(set_difference(*bfs, *flood), "");
+  }
+  const int want[PIECE_NB] = {17, 9, 34, 17, 17, 34, 34};  // I O T S Z J L, docs/rules.md
+  for (int p = 0; p < PIECE_NB; ++p) {
+    const Piece piece = static_cast<Piece>(p);
+    EXPECT_EQ(find_reachable_placements(Board{}, {10, 22}, piece, 20, RotationSystem::srs, *flood),
+              want[p]);
+    EXPECT_EQ(keys(*flood), drop_keys(Board{}, {10, 22}, piece));
+  }
+  Board blocked;
+  blocked.cols[4] = Word{1} << 21;  // the T's nub at spawn row 20
+  EXPECT_EQ(find_reachable_placements(blocked, {10, 22}, T, 20, RotationSystem::srs, *flood), 0);
+  EXPECT_TRUE(flood->block_out);
+  EXPECT_EQ(find_reachable_placements(blocked, {10, 22}, T, 19, RotationSystem::srs, *flood), 34);
+  EXPECT_FALSE(flood->block_out);
 }
 
 }  // namespace

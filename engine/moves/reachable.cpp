@@ -149,4 +149,297 @@ std::vector<Input> input_sequence(const ReachableSet& set, int i) {
   return seq;
 }
 
+// ---------------------------------------------------------------------------------------
+// find_reachable_placements: the closure of the spawn state under left, right, soft, cw and
+// ccw, computed a whole word of y slots at a time instead of one state at a time.  Only the
+// set of states matters here, not the order they are met in, so any order of applying the
+// moves that runs to a fixpoint gives the breadth-first search's set.
+
+namespace {
+
+// Depth slots: the flood fill keeps each word of y slots upside down, bit kDepthTop - ys
+// (ys = y + kYBias), so a soft drop moves a state to the next HIGHER bit.  Carries run from
+// low bits to high ones, so one addition then fills every run of fitting slots downward
+// (fill_down); upright words would need log-step doubling for that.
+constexpr int kDepthTop = 63;
+constexpr int kFloorDepth = kDepthTop - kYBias;  // depth bit of board row 0
+
+// The upper 32 depth bits hold y slots 0..31, every slot a state index can name (and more
+// than any state on a board of H <= 28 needs).  The lower ones are masked out of `fit`:
+// shifting a column up by a cell's box row leaves zeros there, which would read as free cells
+// (above the solid rows, so never reached from the spawn, but then `fit` means fit).
+constexpr std::uint64_t kDepthSlots = ~low_bits(kDepthTop + 1 - 32);
+static_assert(kMaxHeight + kYBias <= 32);
+
+// Bit i to bit 31 - i: a board column word, upside down.
+constexpr std::uint32_t reverse_bits(std::uint32_t v) {
+  v = ((v >> 1) & 0x55555555u) | ((v & 0x55555555u) << 1);
+  v = ((v >> 2) & 0x33333333u) | ((v & 0x33333333u) << 2);
+  v = ((v >> 4) & 0x0F0F0F0Fu) | ((v & 0x0F0F0F0Fu) << 4);
+  return __builtin_bswap32(v);
+}
+
+// The states that soft drops reach from `from` (a subset of `fit`), `from` included: in each
+// run of fitting depth bits, every bit from the run's shallowest reached one to the run's
+// end.  Adding `from` to `fit` sends a carry from that shallowest bit through the rest of the
+// run, where it dies on the blocked bit that ends the run, so runs never leak into each
+// other.  The sum keeps the 1s shallower than that bit, has a 0 there, and the bit of `from`
+// at each deeper slot, so ~sum marks the bit and the deeper slots `from` lacks.  A run with
+// no reached bit sums to itself and gains nothing.
+constexpr std::uint64_t fill_down(std::uint64_t from, std::uint64_t fit) {
+  return from | (fit & ~(fit + from));
+}
+static_assert(fill_down(0b0100'0110'0000, 0b1101'1110'1110) == 0b1101'1110'0000);
+static_assert(fill_down(0b0001'0000'0010, 0b1101'1110'1110) == 0b0001'0000'1110);
+
+// build_fit in depth bits: bit (kDepthTop - ys) of fit[r][x + kXBias] is set when state
+// (r, x, y) fits.  A cell at box (dx, dy) is blocked at depth d when row (kFloorDepth - d + dy)
+// of column x + dx is, that is depth bit d - dy of the padded column: shift it UP by dy.  The
+// walls are solid padded columns, so every state costs the same four loads and no branch.
+void build_depth_fit(const Board& b, Geometry g, Piece p, StateWords& fit) {
+  // Padded column c + 2: bit (kFloorDepth - row); depths below row 0 and above row H - 1 are
+  // solid, and so are the two columns on each side of the board.
+  const std::uint64_t solid_rows =
+      ~low_bits(kFloorDepth + 1) | low_bits(kFloorDepth + 1 - g.height);
+  std::array<std::uint64_t, kMaxWidth + 4> col;
+  col[0] = col[1] = col[g.width + 2] = col[g.width + 3] = ~std::uint64_t{0};
+  for (int c = 0; c < g.width; ++c)
+    col[c + 2] = (std::uint64_t{reverse_bits(b.cols[c])} << (kFloorDepth - 31)) | solid_rows;
+
+  const int lo = kXBias - 2, hi = g.width + kXBias - 2;
+  const int rotations = p == O ? 1 : 4;  // O's states are one shape, and O never turns here
+  for (int r = 0; r < rotations; ++r) {
+    const srs::BoxShape& cells = srs::kStates[p][r];
+    // The two slots on each side of the states on the board never fit: kicks land there.
+    fit[r][lo - 2] = fit[r][lo - 1] = fit[r][hi + 1] = fit[r][hi + 2] = 0;
+    for (int xs = lo; xs <= hi; ++xs) {
+      const std::uint64_t* box = &col[xs - kXBias + 2];  // padded column of box column 0
+      std::uint64_t blocked = 0;
+      for (srs::Offset c : cells) blocked |= box[c.dx] << c.dy;
+      fit[r][xs] = kDepthSlots & ~blocked;
+    }
+  }
+}
+
+// A kick test in depth bits.  A kick (dx, dy) moves a state dx slots over and dy rows up,
+// that is dy depth bits down: the target's fit word shifted up by `up` then down by `down`
+// (dy's two signs, one of them 0) lines up with the sources, and a hit shifted the other way
+// lines up with the targets.
+struct DepthKick {
+  std::int8_t dx;
+  std::uint8_t up, down;
+};
+using DepthKicks = std::array<DepthKick, srs::kKickTests>;
+// [rotation system][piece][from][cw, ccw]: srs::kicks with the shifts worked out, so a turn
+// has no branch on the sign of dy.
+constexpr auto kDepthKicks = [] {
+  std::array<std::array<std::array<std::array<DepthKicks, 2>, 4>, PIECE_NB>, 2> t{};
+  for (int rs = 0; rs < 2; ++rs)
+    for (int p = 0; p < PIECE_NB; ++p)
+      for (int r = 0; r < 4; ++r)
+        for (int dir = 0; dir < 2; ++dir)
+          for (int k = 0; k < srs::kKickTests; ++k) {
+            const srs::Offset o =
+                srs::kicks(static_cast<RotationSystem>(rs), static_cast<Piece>(p), r, dir)[k];
+            t[rs][p][r][dir][k] = {o.dx, static_cast<std::uint8_t>(o.dy > 0 ? o.dy : 0),
+                                   static_cast<std::uint8_t>(o.dy < 0 ? -o.dy : 0)};
+          }
+  return t;
+}();
+// turn() handles test 0 as the plain rotation, no shift and no slot change.
+static_assert([] {
+  for (const auto& pieces : kDepthKicks)
+    for (const auto& rotations : pieces)
+      for (const auto& dirs : rotations)
+        for (const DepthKicks& ks : dirs)
+          if (ks[0].dx != 0 || ks[0].up != 0 || ks[0].down != 0) return false;
+  return true;
+}());
+
+// The rotation states of each orientation (kStateShapes), O's rotation 0 only: O never turns.
+struct OrientationStates {
+  std::array<std::uint8_t, kMaxOrientations> count;
+  std::array<std::array<std::uint8_t, 2>, kMaxOrientations> rotation;
+};
+constexpr auto kOrientationStates = [] {
+  std::array<OrientationStates, PIECE_NB> t{};
+  for (int p = 0; p < PIECE_NB; ++p)
+    for (int r = 0; r < (p == O ? 1 : 4); ++r) {
+      OrientationStates& s = t[p];
+      const int o = srs::kStateShapes[p][r].orientation;
+      s.rotation[o][s.count[o]++] = static_cast<std::uint8_t>(r);
+    }
+  return t;
+}();
+
+// Reached states in depth bits, a subset of `fit`, grown monotonically to the fixpoint.
+struct Flood {
+  const StateWords& fit;
+  const std::array<std::array<DepthKicks, 2>, 4>& kicks;  // [from][cw, ccw]
+  int lo, hi;  // x slots of the states on the board; the slots beside them never fit
+  StateWords reach;   // slots [lo - 2, hi + 2] are used: kicks reach 2 slots beyond
+  StateWords turned;  // slots [lo, hi]: states whose cw and ccw have been applied
+  // Per rotation, the x slots [first, last] that may hold states whose left, right and soft
+  // have not been applied yet (first > last: none).
+  std::array<int, 4> pending_first{kXSlots, kXSlots, kXSlots, kXSlots};
+  std::array<int, 4> pending_last{-1, -1, -1, -1};
+
+  Flood(const StateWords& f, const std::array<std::array<DepthKicks, 2>, 4>& k, int width)
+      : fit(f), kicks(k), lo(kXBias - 2), hi(width + kXBias - 2) {
+    for (int r = 0; r < 4; ++r) {
+      std::fill(reach[r].begin() + lo - 2, reach[r].begin() + hi + 3, 0);
+      std::fill(turned[r].begin() + lo, turned[r].begin() + hi + 1, 0);
+    }
+  }
+
+  void mark(int r, int xs) {
+    pending_first[r] = std::min(pending_first[r], xs);
+    pending_last[r] = std::max(pending_last[r], xs);
+  }
+
+  // Closes rotation r under left, right and soft.  A left-to-right sweep hands each slot what
+  // its left neighbour has (then drops it), a right-to-left sweep the other way.  A sweep
+  // starts at the pending slots and, once past them, stops at the first slot that gains
+  // nothing: nothing new reaches the slots beyond.  The slots that the leftward sweep changed
+  // have had their left and soft applied; only their right is left, so if the next
+  // rightward sweep changes nothing, the rotation is closed.  After a turn adds a few kicked
+  // states, a close touches just the slots around them.
+  void close_moves(int r) {
+    auto& re = reach[r];
+    const auto& f = fit[r];
+    int first = pending_first[r], last = pending_last[r];
+    pending_first[r] = kXSlots;
+    pending_last[r] = -1;
+    for (bool all_pending = true;; all_pending = false) {
+      int changed_last = -1;
+      for (int xs = first; xs <= hi; ++xs) {
+        const std::uint64_t v = fill_down(re[xs] | (re[xs - 1] & f[xs]), f[xs]);
+        if (v != re[xs]) {
+          re[xs] = v;
+          changed_last = xs;
+        } else if (xs > last) {
+          break;
+        }
+      }
+      if (!all_pending && changed_last < 0) return;
+      last = std::max(last, changed_last);
+      int changed_first = kXSlots;
+      changed_last = -1;
+      for (int xs = last; xs >= lo; --xs) {
+        const std::uint64_t v = fill_down(re[xs] | (re[xs + 1] & f[xs]), f[xs]);
+        if (v != re[xs]) {
+          re[xs] = v;
+          changed_first = xs;
+          changed_last = std::max(changed_last, xs);
+        } else if (xs < first) {
+          break;
+        }
+      }
+      if (changed_last < 0) return;
+      first = changed_first;
+      last = changed_last;
+    }
+  }
+
+  // Applies cw and ccw to the states of rotation r not turned yet; returns the rotations
+  // (one bit each) that gained states.  The first kick test that fits is the rotation, so a
+  // state uses test k only when tests 0..k-1 do not fit: `left` keeps, for a whole word of
+  // sources, those that no earlier test has taken.
+  unsigned turn(int r) {
+    std::array<std::uint32_t, 2> added{};  // [cw, ccw]: x slots (one bit each) that gained states
+    for (int xs = lo; xs <= hi; ++xs) {
+      const std::uint64_t from = reach[r][xs] & ~turned[r][xs];
+      if (!from) continue;
+      turned[r][xs] |= from;
+      for (int dir = 0; dir < 2; ++dir) {
+        const int to = (r + (dir == 0 ? 1 : 3)) & 3;
+        const DepthKicks& ks = kicks[r][dir];
+        // Test 0, the plain rotation, takes most states.  Tests 1..4 run only when some
+        // source is left, and then all four without a branch: a branch on each outcome
+        // (data-dependent, on a new board each call) costs more than the tests it skips.
+        std::uint64_t& target = reach[to][xs];
+        const std::uint64_t add0 = from & fit[to][xs] & ~target;
+        target |= add0;
+        added[dir] |= std::uint32_t{add0 != 0} << xs;
+        std::uint64_t left = from & ~fit[to][xs];
+        if (!left) continue;
+        for (int k = 1; k < srs::kKickTests; ++k) {
+          const DepthKick kk = ks[k];
+          std::uint64_t& t = reach[to][xs + kk.dx];
+          const std::uint64_t fits = (fit[to][xs + kk.dx] << kk.up) >> kk.down;
+          const std::uint64_t add = ((left & fits) << kk.down >> kk.up) & ~t;
+          t |= add;
+          added[dir] |= std::uint32_t{add != 0} << (xs + kk.dx);
+          left &= ~fits;
+        }
+      }
+    }
+    unsigned gained = 0;
+    for (int dir = 0; dir < 2; ++dir)
+      if (added[dir]) {
+        const int to = (r + (dir == 0 ? 1 : 3)) & 3;
+        mark(to, std::countr_zero(added[dir]));
+        mark(to, 31 - std::countl_zero(added[dir]));
+        gained |= 1u << to;
+      }
+    return gained;
+  }
+};
+
+}  // namespace
+
+int find_reachable_placements(const Board& b, Geometry g, Piece p, int spawn_row, RotationSystem rs,
+                              ReachableSet& out) {
+  out.count = 0;
+  out.piece = p;
+  const PieceState spawn = spawn_state(p, g.width, spawn_row);
+  const int sx = spawn.x + kXBias, sy = spawn.y + kYBias;
+  StateWords fit;
+  build_depth_fit(b, g, p, fit);
+  // find_reachable's test: a spawn outside the 32 y slots is a block-out too.
+  out.block_out = sy < 0 || sy >= 32 || !((fit[0][sx] >> (kDepthTop - sy)) & 1u);
+  if (out.block_out) return 0;
+
+  Flood flood(fit, kDepthKicks[static_cast<int>(rs)][p], g.width);
+  flood.reach[0][sx] = std::uint64_t{1} << (kDepthTop - sy);
+  flood.mark(0, sx);
+
+  // Rotations whose move closure is out of date.  Each pass closes one and turns its new
+  // states; it ends when no turn adds a state anywhere.  Turning O changes no cell, so O
+  // stays in rotation 0 (as in find_reachable).
+  const bool turns = p != O;
+  for (unsigned stale = 1; stale;)
+    for (int r = 0; r < 4; ++r) {
+      if (!((stale >> r) & 1u)) continue;
+      stale &= ~(1u << r);
+      flood.close_moves(r);
+      if (turns) stale |= flood.turn(r);
+    }
+
+  // Locks: a reached state whose next deeper slot is blocked is where a hard drop ends; the
+  // flood is closed under soft drop, so it holds the end of every reached state's hard drop
+  // (find_reachable's `land`).  The states of one orientation (two for S, Z and I) are
+  // merged per column, in find_reachable's order: rows from the bottom, that is depth bits
+  // from the top.
+  const OrientationStates& states = kOrientationStates[p];
+  for (int o = 0; o < kShapes[p].count; ++o)
+    for (int c = 0; c < g.width; ++c) {
+      std::uint64_t depths = 0;  // bit (kFloorDepth - row)
+      for (int i = 0; i < states.count[o]; ++i) {
+        const int r = states.rotation[o][i];
+        const srs::StateShape& st = srs::kStateShapes[p][r];
+        const int xs = c + kXBias - st.left;
+        depths |= (flood.reach[r][xs] & ~(fit[r][xs] >> 1)) >> st.bottom;
+      }
+      for (; depths;) {
+        const int d = kDepthTop - std::countl_zero(depths);
+        depths &= ~(std::uint64_t{1} << d);
+        assert(out.count < kMaxReachable);
+        const Placement pl{p, static_cast<std::uint8_t>(o), static_cast<std::uint8_t>(c)};
+        out.placements[out.count++] = {pl, static_cast<std::int8_t>(kFloorDepth - d), 0};
+      }
+    }
+  return out.count;
+}
+
 }  // namespace tb
