@@ -50,12 +50,15 @@ struct Measure {
   int wall_height;
 };
 
-// One board: the word-level kernel (a SIMD kernel would pad it to a whole vector).
+// The report's counters of the board after a move: two word operations per column, no kernel.
 Measure measure(const Board& b, Geometry g) {
-  std::int32_t out[SLOT_NB];
-  const BoardBlock one{b.cols.data(), 1, 1, g.width, g.height};
-  features_scalar(one, G_HOLES | G_MAX_HEIGHT, out);
-  return {out[SLOT_HOLES], out[SLOT_MAX_HEIGHT]};
+  Measure m{0, 0};
+  for (int c = 0; c < g.width; ++c) {
+    const int h = column_height(b.cols[c]);
+    m.holes += h - popcount(b.cols[c]);
+    m.wall_height = h > m.wall_height ? h : m.wall_height;
+  }
+  return m;
 }
 
 }  // namespace

@@ -57,6 +57,9 @@ class LinearEvaluator final : public Evaluator {
   LinearEvaluator(const Policy& policy, Geometry g, FeatureKernel kernel);
   // Computes the features and sets block.score.
   void score(CandidateBlock& block) const override;
+  // The rating, for the drop scorer (drop_scorer.h).
+  const std::vector<LinearTerm>& terms() const { return terms_; }
+  std::uint32_t groups() const { return groups_; }
 
  private:
   std::vector<LinearTerm> terms_;  // in the policy's weight order: the sum order is fixed

@@ -22,6 +22,10 @@ Searcher::Searcher(std::unique_ptr<Evaluator> evaluator, const Rules& rules, Fea
     reach1_ = std::make_unique<ReachableSet>();
     reach2_ = std::make_unique<ReachableSet>();
   }
+  const auto* linear = dynamic_cast<const LinearEvaluator*>(evaluator_.get());
+  if (linear && (rules.lookahead == 0 || rules.clear_between_plies))
+    drops_ = DropScorer::make(linear->terms().data(), static_cast<int>(linear->terms().size()), linear->groups(),
+                              rules, kernel);
 }
 
 Searcher::~Searcher() = default;
@@ -32,6 +36,12 @@ double Searcher::best_follow_up(const CandidateBlock& first, int k, const Board&
     // docs/rules.md: lines cleared by the first ply are already removed from first.board(k), and they
     // count in the pair's "lines" (and eroded cells).
     const PlyCarry carry{first.value(MOVE_LINES, k), first.value(MOVE_ERODED, k)};
+    if (drops_) {
+      const DropScores& s = drops_->rate(first.board(k), next, carry);
+      double best = -DBL_MAX;
+      for (int j = 0; j < s.count; ++j) best = s.score[j] > best ? s.score[j] : best;
+      return best;
+    }
     isa_->materialize(*ply2_, first.board(k), next, g, rules_.overflow, carry);
     evaluator_->score(*ply2_);
     double best = -DBL_MAX;
@@ -52,7 +62,7 @@ double Searcher::best_follow_up(const CandidateBlock& first, int k, const Board&
   }
   double best = -DBL_MAX;
   int count = 0;
-  if (reach2_) count = find_reachable(grid, g, next, spawn_row(rules_), rules_.rotation, *reach2_);
+  if (reach2_) count = find_reachable_placements(grid, g, next, spawn_row(rules_), rules_.rotation, *reach2_);
   for (int from = 0; from == 0 || from < count; from += kBlockCapacity) {
     if (reach2_) {
       if (materialize_reachable(*ply2_, grid, *reach2_, from, g, rules_.overflow, carry, uncleared, isa_) == 0) break;
@@ -86,6 +96,7 @@ Decision Searcher::decision_of(const CandidateBlock& b, int k) {
 
 Decision Searcher::decide(const Board& board, Piece current, Piece next, double tie_noise, CounterRng* noise) {
   if (reach1_) return decide_reachable(board, current, next, tie_noise, noise);
+  if (drops_ && rules_.lookahead == 0) return decide_drops(board, current, next, tie_noise, noise);
   CandidateBlock& b = *ply1_;
   isa_->materialize(b, board, current, rules_.geometry, rules_.overflow, {});
   rate(b, board, next);
@@ -97,6 +108,32 @@ Decision Searcher::decide(const Board& board, Piece current, Piece next, double 
     if (b.score[k] > b.score[best]) best = k;
   evaluator_->chosen(b, best);
   return decision_of(b, best);
+}
+
+// Greedy on drop placements with the drop scorer: the same ratings as the block path, without
+// building a board per candidate; only the chosen move is played, with drop().
+Decision Searcher::decide_drops(const Board& board, Piece current, Piece /*next*/, double tie_noise,
+                                CounterRng* noise) {
+  DropScores& s = drops_->rate(board, current);
+  if (noise && tie_noise > 0)
+    for (int k = 0; k < s.count; ++k) s.score[k] += tie_noise * noise->unit();
+  int best = 0;
+  for (int k = 1; k < s.count; ++k)
+    if (s.score[k] > s.score[best]) best = k;
+  Decision d;
+  d.placement = drops_->placement(current, best);
+  d.row = d.placement.row;
+  d.board = board;
+  if ((s.rare >> best) & 1) {  // rows clear, or the move may end the game: the reference rules
+    const Move m = drop(d.board, d.placement, rules_.geometry, rules_.overflow);
+    d.lines = m.lines;
+    d.game_over = m.game_over;
+  } else {
+    const Orientation& o = kShapes[current].orientation[d.placement.orientation];
+    for (int i = 0; i < o.width; ++i) d.board.cols[d.placement.column + i] |= o.mask[i] << d.row;
+  }
+  d.placement.row = kDropRow;
+  return d;  // LinearEvaluator::chosen() does nothing: not called
 }
 
 // Block by block over the reachable placements, in their order; the block holding the winner

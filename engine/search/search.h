@@ -18,6 +18,7 @@
 
 #include <memory>
 
+#include "drop_scorer.h"
 #include "evaluator.h"
 #include "materialize.h"
 #include "rng.h"
@@ -71,6 +72,7 @@ class Searcher {
   void rate(CandidateBlock& block, const Board& base, Piece next);
   double best_follow_up(const CandidateBlock& first, int k, const Board& base, Piece next);
   Decision decide_reachable(const Board& board, Piece current, Piece next, double tie_noise, CounterRng* noise);
+  Decision decide_drops(const Board& board, Piece current, Piece next, double tie_noise, CounterRng* noise);
   static Decision decision_of(const CandidateBlock& block, int k);
 
   Rules rules_;
@@ -78,6 +80,9 @@ class Searcher {
   std::unique_ptr<Evaluator> evaluator_;
   std::unique_ptr<CandidateBlock> ply1_, ply2_;  // ~30 KB each, kept off the stack
   std::unique_ptr<ReachableSet> reach1_, reach2_;  // reachable rules only, ~20 KB each
+  // Linear policies on drop placements: rates greedy moves, and the second ply of 2-ply when
+  // rows clear between the plies (drop_scorer.h).  nullptr otherwise.
+  std::unique_ptr<DropScorer> drops_;
 };
 
 }  // namespace tb

@@ -1,0 +1,52 @@
+#include "drop_scorer.h"
+
+#include <cassert>
+#include <string_view>
+
+#include "kernel_variants.h"
+
+namespace tb {
+namespace {
+
+// The vector pass of a feature kernel's family; nullptr for scalar and reference.
+DropPassFn pass_for(FeatureKernel kernel) {
+  std::string_view name = best_kernel().name;
+  for (const KernelVariant& v : kernel_variants())
+    if (kernel && v.kernel == kernel) name = v.name;
+  if (name == "avx512") return drop_pass_avx512;
+  if (name == "avx2") return drop_pass_avx2;
+  if (name == "sse4.2") return drop_pass_sse42;
+  return nullptr;
+}
+
+}  // namespace
+
+std::unique_ptr<DropScorer> DropScorer::make(const LinearTerm* terms, int term_count, std::uint32_t groups,
+                                             const Rules& rules, FeatureKernel kernel) {
+  const DropPassFn pass = pass_for(kernel);
+  if (!pass || rules.placement != PlacementModel::drop || (groups & ~kDropScorerGroups)) return nullptr;
+  return std::make_unique<DropScorer>(DropRating{terms, term_count, groups, rules.geometry, rules.overflow}, pass);
+}
+
+DropScorer::DropScorer(const DropRating& rating, DropPassFn pass) : rating_(rating), pass_(pass) {}
+
+DropScores& DropScorer::rate(const Board& board, Piece piece, PlyCarry carry) {
+  pass_(rating_, board, piece, carry, scores_);
+  return scores_;
+}
+
+Placement DropScorer::placement(Piece piece, int k) const {
+  const PieceShapes& shapes = kShapes[piece];
+  const int row = scores_.row[k];
+  for (int o = 0; o < shapes.count; ++o) {
+    const int n = rating_.geometry.width - shapes.orientation[o].width + 1;
+    if (k < n)
+      return {static_cast<std::uint8_t>(piece), static_cast<std::uint8_t>(o), static_cast<std::uint8_t>(k),
+              static_cast<std::uint8_t>(row)};
+    k -= n;
+  }
+  assert(false && "candidate index past the piece's drop placements");
+  return {};
+}
+
+}  // namespace tb

@@ -1,0 +1,79 @@
+// The fast rating of drop placements under a linear policy (docs/performance.md "Incremental
+// features"): every drop placement of a piece on a board, rated without building its board.
+//
+// A drop placement changes at most 4 columns, and only above their tops.  So the base
+// board's per-column values are computed once per (board, piece), and each candidate's
+// features follow from the changed columns alone; lanes run across a piece orientation's
+// columns x (16 per AVX-512 vector), never across cells.  A candidate that clears rows or
+// reaches above quiet_top() (rules.h) is rare (0.7 a piece in greedy 10x20 play): it is played
+// with drop() and its features are summed over the whole board.  The block path
+// (materialize, the feature kernel, sum_terms) is the oracle (tests/test_drop_scorer.cpp).
+//
+// Supported: the scalar features of kDropScorerGroups and the move features.  A policy with
+// per-column vector features or row fill is rated by the block path.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+
+#include "candidate_block.h"
+#include "rules.h"
+#include "search_kernels.h"
+
+namespace tb {
+
+inline constexpr std::uint32_t kDropScorerGroups = G_ROW_TRANSITIONS | G_COL_TRANSITIONS | G_HOLES | G_WELLS |
+                                                   G_WELLS_FAST | G_HOLE_DEPTH | G_ROWS_WITH_HOLES |
+                                                   G_DIVERSITY | G_MAX_HEIGHT | G_AGG_HEIGHT | G_BUMPINESS;
+
+// The linear rating: score = sum over terms of weight x value, in term order (as sum_terms).
+struct DropRating {
+  const LinearTerm* terms = nullptr;
+  int term_count = 0;
+  std::uint32_t groups = 0;  // within kDropScorerGroups
+  Geometry geometry;
+  Overflow overflow = Overflow::strict;
+};
+
+// Every drop placement of one piece, in generate_drops order (orientations, then columns).
+struct DropScores {
+  int count = 0;
+  alignas(64) std::array<double, kMaxPlacements> score;  // -infinity for a move that ends the game
+  std::array<std::uint8_t, kMaxPlacements> row;          // the lowest cell's row at the lock
+  // Bit k: candidate k clears rows or reaches above quiet_top (rated through drop()); else its
+  // board is the base board plus the piece.
+  std::uint64_t rare = 0;
+};
+static_assert(kMaxPlacements <= 64, "DropScores::rare has one bit per candidate");
+
+// One instruction-set variant of the scorer: fills count, score and row.
+using DropPassFn = void (*)(const DropRating& rating, const Board& board, Piece piece, PlyCarry carry,
+                            DropScores& out);
+void drop_pass_avx512(const DropRating& rating, const Board& board, Piece piece, PlyCarry carry, DropScores& out);
+void drop_pass_avx2(const DropRating& rating, const Board& board, Piece piece, PlyCarry carry, DropScores& out);
+void drop_pass_sse42(const DropRating& rating, const Board& board, Piece piece, PlyCarry carry, DropScores& out);
+
+// The variant that goes with a feature kernel, and its scratch.
+class DropScorer {
+ public:
+  // nullptr unless the rules use drop placements, the rating needs only supported groups and
+  // `kernel` (nullptr: the best) has a vector pass (avx512, avx2, sse4.2).
+  static std::unique_ptr<DropScorer> make(const LinearTerm* terms, int term_count, std::uint32_t groups,
+                                          const Rules& rules, FeatureKernel kernel);
+  DropScorer(const DropRating& rating, DropPassFn pass);
+
+  // Rates every drop placement of `piece` on `board`; `carry` is added to the move's lines and
+  // eroded cells (2-ply).  The result stays valid until the next call.
+  DropScores& rate(const Board& board, Piece piece, PlyCarry carry = {});
+
+  // Placement k of `piece` in generate_drops order, with the row rate() found.
+  Placement placement(Piece piece, int k) const;
+
+ private:
+  DropRating rating_;
+  DropPassFn pass_;
+  DropScores scores_;
+};
+
+}  // namespace tb

@@ -1,0 +1,10 @@
+// The drop scorer's vector pass compiled for avx2 (per-file flags: engine/search/CMakeLists.txt).
+#include "drop_scorer_simd.h"
+
+namespace tb {
+
+void drop_pass_avx2(const DropRating& rating, const Board& board, Piece piece, PlyCarry carry, DropScores& out) {
+  drop_pass<xsimd::avx2>(rating, board, piece, carry, out);
+}
+
+}  // namespace tb

@@ -1,0 +1,509 @@
+// The vector pass of the drop scorer (drop_scorer.h), once for any xsimd architecture.  Include
+// only from a per-architecture translation unit (drop_scorer_<isa>.cpp), compiled with that
+// instruction set's flags; everything here has internal linkage.
+//
+// Lanes run across the columns x of one piece orientation.  Column x + i of the candidate at x
+// is then an unaligned load at offset i from a padded copy of the board, so the candidate's
+// changed columns cost a few vector operations, not a board each.
+//
+// Why the features follow from the changed columns (a drop adds to each column c it covers one
+// run of cells, starting `gap` >= 0 rows above the column's top h; no rows clear):
+//   holes         + gap per column
+//   col_trans.    + 2 per column with gap > 0 (the new run floats: two more ends)
+//   hole_depth    + the run's cells, unless gap == 0 on a column without holes
+//   rows w. holes the base's hole rows, OR the gap rows [h, h + gap)
+//   row_trans.    each piece cell side next to a non-piece cell: +1 if that cell is empty, -1
+//                 if filled (walls are filled)
+//   heights       a column's new top is the run's top; max, sum, differences follow
+//   wells         recomputed on the changed columns and their two neighbours
+// Everything is exact integer work; the ratings are the same sums as sum_terms, in term order.
+#pragma once
+
+#include <algorithm>
+#include <bit>
+#include <cassert>
+#include <limits>
+
+#include "drop_scorer.h"
+#include "features_simd.h"
+#include "pieces.h"
+#include "placement.h"
+
+namespace tb {
+namespace {
+
+// Column c sits at padded index c + kPad; the indices around the board are walls (all ones).
+constexpr int kPad = 2;
+// Two walls, 16 columns, a 4-wide piece's neighbours and the overrun of a 16-lane chunk.
+constexpr int kPadded = 64;
+
+// Wells weigh each well cell by its run length: the empty cells from it down to the first
+// filled cell or the floor (at most 28), kept bit-sliced as kRunPlanes planes per column:
+// bit r of plane p is bit p of row r's run length.
+constexpr int kRunPlanes = 5;
+// Plane p of the run lengths of an empty column, r + 1 at row r.
+constexpr Word open_run_plane(int p) {
+  Word m = 0;
+  for (int r = 0; r < 32; ++r) m |= static_cast<Word>(((r + 1) >> p) & 1) << r;
+  return m;
+}
+
+template <class A>
+class DropPass {
+  using L = Lanes<A>;
+  using U = typename L::U;
+  using I = typename L::I;
+  static constexpr int N = L::N;
+
+ public:
+  DropPass(const DropRating& rating, const Board& board)
+      : r_(rating), board_(board), W_(rating.geometry.width) {
+    rows_ = low_mask(rating.geometry.height);
+    load_base(board);
+  }
+
+  void run(Piece piece, PlyCarry carry, DropScores& out) {
+    const PieceShapes& shapes = kShapes[piece];
+    const int quiet = quiet_top(r_.overflow, r_.geometry);
+    piece_ = piece;
+    out.rare = 0;
+    int k = 0;
+    for (int oi = 0; oi < shapes.count; ++oi) {
+      const Orientation& o = shapes.orientation[oi];
+      orientation_ = oi;
+      switch (o.width) {
+        case 1: k = orientation<1>(o, k, quiet, carry, out); break;
+        case 2: k = orientation<2>(o, k, quiet, carry, out); break;
+        case 3: k = orientation<3>(o, k, quiet, carry, out); break;
+        default: k = orientation<4>(o, k, quiet, carry, out); break;
+      }
+    }
+    out.count = k;
+  }
+
+ private:
+  static U loadu(const Word* p) { return U::load_unaligned(p); }
+  static I loadi(const std::int32_t* p) { return I::load_unaligned(p); }
+  // Sum of the lanes (xsimd::hadd warns inside GCC 12's AVX-512 headers).
+  static std::int32_t lane_sum(U v) {
+    alignas(64) Word a[N];
+    v.store_aligned(a);
+    Word s = 0;
+    for (int l = 0; l < N; ++l) s += a[l];
+    return static_cast<std::int32_t>(s);
+  }
+  // All ones where `b` holds, else 0.
+  static I ones_where(typename I::batch_bool_type b) { return xsimd::select(b, I(-1), I(0)); }
+
+  // Exact wells and wells_fast of column `c` between `left` and `right` (features_simd.h):
+  // well-cell markers walk down the empty cells.
+  static void wells_walk(U left, U c, U right, U rows, U& wells, U& fast) {
+    const U zero(0u), empty = ~c;
+    const U well_cells = left & right & empty & rows;
+    U marker = well_cells, below = zero, w = zero;
+    while (xsimd::any(marker != zero)) {
+      w = w + L::popcnt(marker);
+      marker = (marker >> 1) & empty;
+      below = below | marker;
+    }
+    U top = well_cells & ~below, step(1u), f = zero;
+    while (xsimd::any(top != zero)) {
+      f = f + L::popcnt(top) * step;
+      top = (top >> 1) & empty;
+      step = step + U(1u);
+    }
+    wells = wells + w;
+    fast = fast + f;
+  }
+
+  // The run-length planes of column `c` of height h: above the top, plane p of r - h + 1
+  // (open_run_plane shifted up); below it, one run of holes at a time (usually none).
+  static void run_planes(U c, U h, U rows, U (&planes)[kRunPlanes]) {
+    const U zero(0u), top = xsimd::min(h, U(31u));  // walls (height 32) are never empty
+    for (int p = 0; p < kRunPlanes; ++p) planes[p] = U(open_run_plane(p)) << top;
+    U holes = ~c & ((U(1u) << top) - U(1u)) & rows;
+    while (xsimd::any(holes != zero)) {
+      const U lowest = holes & (zero - holes);
+      const U run = holes & ~(holes + lowest);  // the lowest run of holes: the carry stops above it
+      const U start = L::popcnt(lowest - U(1u));
+      for (int p = 0; p < kRunPlanes; ++p) planes[p] = planes[p] | ((U(open_run_plane(p)) << start) & run);
+      holes = holes & ~run;
+    }
+  }
+
+  // Sum of the run lengths of the cells of `cells`.
+  static U weigh(U cells, const U (&planes)[kRunPlanes]) {
+    U sum = L::popcnt(cells & planes[0]);
+    for (int p = 1; p < kRunPlanes; ++p) sum = sum + (L::popcnt(cells & planes[p]) << p);
+    return sum;
+  }
+
+  // Sums over a whole board (padded column words, walls all ones).
+  struct Totals {
+    std::int32_t ct = 0, holes = 0, depth = 0, rt = 0, wells = 0, fast = 0, agg = 0, max = 0, bump = 0;
+    Word hole_rows = 0;  // rows with a hole
+    Word pair_bits = 0;  // diversity: bit d + 2 for each neighbour height difference d (bit 5: |d| > 2)
+  };
+
+  // One vector pass over the columns (lanes = padded indices [1, W + 2]: every column, its
+  // walls, and each index's row-transition pair with the one before it; walls add 0 to every
+  // sum).  With Keep, the per-column values of the base board are kept for the candidates.
+  template <bool Keep>
+  Totals column_pass(const Word* col) {
+    const int W = W_;
+    const U rows(rows_);
+    const std::uint32_t groups = r_.groups;
+    const bool want_wells = groups & G_WELLS, want_fast = groups & G_WELLS_FAST;
+    alignas(64) std::int32_t local_h[kPadded];
+    std::int32_t* hs = Keep ? h_ : local_h;
+    U sum_ct(0u), sum_holes(0u), sum_depth(0u), sum_rt(0u), sum_wells(0u), sum_fast(0u), hole_rows(0u);
+    for (int j = 1; j < W + kPad + 1; j += N) {
+      const U l = loadu(col + j - 1), c = loadu(col + j), r = loadu(col + j + 1);
+      const U h = L::bit_width(c), filled = L::popcnt(c);
+      L::as_int(h).store_unaligned(hs + j);
+      const U holes = h - filled;
+      if (Keep) L::as_int(holes).store_unaligned(holes_ + j);
+      sum_holes = sum_holes + holes;
+      sum_ct = sum_ct + L::popcnt(c ^ ((c << 1) | U(1u)));
+      sum_depth = sum_depth + filled - L::popcnt(c & ~(c + U(1u)));
+      hole_rows = hole_rows | (L::below_top(c, h) & ~c);
+      sum_rt = sum_rt + L::popcnt((l ^ c) & rows);
+      if (want_wells) {
+        U planes[kRunPlanes];
+        run_planes(c, h, rows, planes);
+        const U w = weigh(l & r & ~c & rows, planes);
+        sum_wells = sum_wells + w;
+        if (Keep) {
+          for (int p = 0; p < kRunPlanes; ++p) planes[p].store_unaligned(planes_[p] + j);
+          w.store_unaligned(wells_ + j);
+        }
+      }
+      if (want_fast) {
+        U w(0u), f(0u);
+        wells_walk(l, c, r, rows, w, f);
+        sum_fast = sum_fast + f;
+        if (Keep) f.store_unaligned(fast_ + j);
+      }
+    }
+    Totals t;
+    t.ct = lane_sum((sum_ct));
+    t.holes = lane_sum((sum_holes));
+    t.depth = lane_sum((sum_depth));
+    t.rt = lane_sum((sum_rt));
+    t.wells = lane_sum((sum_wells));
+    t.fast = lane_sum((sum_fast));
+    alignas(64) Word hr[N];
+    hole_rows.store_aligned(hr);
+    for (int l = 0; l < N; ++l) t.hole_rows |= hr[l];
+    // Heights: sum, maximum, and the pairs of neighbouring columns (pair j = indices j-1, j).
+    for (int c = 0; c < W; ++c) {
+      t.agg += hs[c + kPad];
+      t.max = std::max(t.max, hs[c + kPad]);
+    }
+    if (groups & (G_BUMPINESS | G_DIVERSITY)) {
+      if (Keep) {
+        std::fill(std::begin(bump_), std::end(bump_), 0);
+        std::fill(std::begin(div_), std::end(div_), Word{0});
+      }
+      for (int c = 1; c < W; ++c) {
+        const int d = hs[c + kPad] - hs[c + kPad - 1];
+        const Word bit = Word{1} << std::min(static_cast<unsigned>(d + 2), 5u);
+        t.bump += d < 0 ? -d : d;
+        t.pair_bits |= bit;
+        if (Keep) {
+          bump_[c + kPad] = d < 0 ? -d : d;
+          div_[c + kPad] = bit;
+        }
+      }
+    }
+    return t;
+  }
+
+  void load_base(const Board& b) {
+    const int W = W_;
+    std::fill(std::begin(col_), std::end(col_), ~Word{0});
+    for (int c = 0; c < W; ++c) col_[c + kPad] = b.cols[c];
+    t_ = column_pass<true>(col_);
+    // Walls count as height 0 for the candidates, so that the lanes past a row never shift by
+    // 32 or more.
+    std::fill(std::begin(h_), std::begin(h_) + kPad, 0);
+    std::fill(std::begin(h_) + W + kPad, std::end(h_), 0);
+
+    // Rows full outside a span of columns: left_and_[j] = AND of the columns before index j,
+    // right_and_[j] = AND of the columns from index j on.
+    std::fill(std::begin(left_and_), std::end(left_and_), ~Word{0});
+    std::fill(std::begin(right_and_), std::end(right_and_), ~Word{0});
+    for (int c = 0; c < W; ++c) left_and_[c + kPad + 1] = left_and_[c + kPad] & col_[c + kPad];
+    for (int j = W + kPad + 1; j < kPadded; ++j) left_and_[j] = left_and_[W + kPad];
+    for (int c = W - 1; c >= 0; --c) right_and_[c + kPad] = right_and_[c + kPad + 1] & col_[c + kPad];
+    if (r_.groups & G_DIVERSITY) {
+      div_pre_[0] = 0;
+      for (int j = 1; j < kPadded; ++j) div_pre_[j] = div_pre_[j - 1] | div_[j - 1];
+      div_suf_[kPadded - 1] = div_[kPadded - 1];
+      for (int j = kPadded - 2; j >= 0; --j) div_suf_[j] = div_suf_[j + 1] | div_[j];
+    }
+  }
+
+  // A candidate the vector pass cannot rate (it clears rows, or its top is above quiet_top):
+  // drop() (engine/core/placement.h) on a copy of the board, then its features from scratch.
+  double rare_score(Placement pl, PlyCarry carry) {
+    Board b = board_;
+    const Move m = drop(b, pl, r_.geometry, r_.overflow);
+    if (m.game_over) return -std::numeric_limits<double>::infinity();
+    alignas(64) Word col[kPadded];
+    std::fill(std::begin(col), std::end(col), ~Word{0});
+    for (int c = 0; c < W_; ++c) col[c + kPad] = b.cols[c];
+    const Totals t = column_pass<false>(col);
+    double s = 0.0;
+    for (int i = 0; i < r_.term_count; ++i) {
+      std::int32_t v = 0;
+      switch (r_.terms[i].slot) {
+        case MOVE_LANDING_X2: v = m.landing_height_x2(); break;
+        case MOVE_ERODED: v = m.eroded + carry.eroded; break;
+        case MOVE_LINES: v = m.lines + carry.lines; break;
+        case MOVE_CONSTANT: v = 1; break;
+        case SLOT_ROW_TRANSITIONS: v = t.rt; break;
+        case SLOT_COL_TRANSITIONS: v = t.ct; break;
+        case SLOT_HOLES: v = t.holes; break;
+        case SLOT_WELLS: v = t.wells; break;
+        case SLOT_WELLS_FAST: v = t.fast; break;
+        case SLOT_HOLE_DEPTH: v = t.depth; break;
+        case SLOT_ROWS_WITH_HOLES: v = popcount(t.hole_rows); break;
+        case SLOT_DIVERSITY: v = popcount(t.pair_bits & 0x1Fu); break;
+        case SLOT_MAX_HEIGHT: v = t.max; break;
+        case SLOT_AGG_HEIGHT: v = t.agg; break;
+        case SLOT_BUMPINESS: v = t.bump; break;
+        default: assert(false && "a slot outside kDropScorerGroups"); break;
+      }
+      s += r_.terms[i].weight * v;
+    }
+    return s;
+  }
+
+  // The candidates of one orientation, columns x = 0 .. W - Wd, as candidates k, k + 1, ...
+  template <int Wd>
+  int orientation(const Orientation& o, int k, int quiet, PlyCarry carry, DropScores& out) {
+    const int n = W_ - Wd + 1;
+    const std::uint32_t groups = r_.groups;
+    const U rows(rows_), zero(0u);
+    const I izero(0);
+    // Piece column i: its cells, bottom, top and count; and which cell sides face a non-piece
+    // cell on the left / right (row transitions).
+    Word side_left[Wd], side_right[Wd];
+    int bottom[Wd], top[Wd], cells[Wd], sides = 0;
+    for (int i = 0; i < Wd; ++i) {
+      bottom[i] = o.bottom[i];
+      cells[i] = popcount(o.mask[i]);
+      top[i] = bottom[i] + cells[i];
+      assert((o.mask[i] >> bottom[i]) == low_mask(cells[i]));  // one run per column
+      side_left[i] = o.mask[i] & ~(i > 0 ? o.mask[i - 1] : 0u);
+      side_right[i] = o.mask[i] & ~(i + 1 < Wd ? o.mask[i + 1] : 0u);
+      sides += popcount(side_left[i]) + popcount(side_right[i]);
+    }
+    alignas(64) std::int32_t ys[N], rare[N];
+    for (int x0 = 0; x0 < n; x0 += N) {
+      const int base = kPad + x0;  // padded index of column x0
+      I y = izero;
+      I h[Wd];
+      for (int i = 0; i < Wd; ++i) {
+        h[i] = loadi(h_ + base + i);
+        y = xsimd::max(y, h[i] - I(bottom[i]));
+      }
+      const U yu = L::as_uint(y);
+      U nc[Wd];
+      U full = (U(low_mask(o.height)) << yu) & loadu(left_and_ + base) & loadu(right_and_ + base + Wd);
+      for (int i = 0; i < Wd; ++i) {
+        nc[i] = loadu(col_ + base + i) | (U(o.mask[i]) << yu);
+        full = full & nc[i];
+      }
+      const I is_rare = ones_where((L::as_int(full) != izero) | (y + I(o.height) > I(quiet)));
+      y.store_aligned(ys);
+      is_rare.store_aligned(rare);
+
+      I nh[Wd], gap[Wd];
+      for (int i = 0; i < Wd; ++i) {
+        gap[i] = y + I(bottom[i]) - h[i];
+        nh[i] = y + I(top[i]);
+      }
+      put(MOVE_LANDING_X2, y + y + I(o.height - 1));
+      put(MOVE_ERODED, I(carry.eroded));
+      put(MOVE_LINES, I(carry.lines));
+      put(MOVE_CONSTANT, I(1));
+      if (groups & G_HOLES) {
+        I v(t_.holes);
+        for (int i = 0; i < Wd; ++i) v = v + gap[i];
+        put(SLOT_HOLES, v);
+      }
+      if (groups & G_COL_TRANSITIONS) {
+        I v(t_.ct);
+        for (int i = 0; i < Wd; ++i) v = v + (ones_where(gap[i] > izero) & I(2));
+        put(SLOT_COL_TRANSITIONS, v);
+      }
+      if (groups & G_HOLE_DEPTH) {
+        I v(t_.depth);
+        for (int i = 0; i < Wd; ++i) {
+          const auto floats = (gap[i] > izero) | (loadi(holes_ + base + i) > izero);
+          v = v + (ones_where(floats) & I(cells[i]));
+        }
+        put(SLOT_HOLE_DEPTH, v);
+      }
+      if (groups & G_ROWS_WITH_HOLES) {
+        U any(t_.hole_rows);
+        for (int i = 0; i < Wd; ++i) {
+          const U below_run = (U(1u) << L::as_uint(y + I(bottom[i]))) - U(1u);
+          const U below_top = (U(1u) << L::as_uint(h[i])) - U(1u);
+          any = any | (below_run & ~below_top);
+        }
+        put(SLOT_ROWS_WITH_HOLES, L::as_int(L::popcnt(any)));
+      }
+      if (groups & G_ROW_TRANSITIONS) {
+        U filled_sides = zero;
+        for (int i = 0; i < Wd; ++i) {
+          filled_sides = filled_sides + L::popcnt(loadu(col_ + base + i - 1) & (U(side_left[i]) << yu));
+          filled_sides = filled_sides + L::popcnt(loadu(col_ + base + i + 1) & (U(side_right[i]) << yu));
+        }
+        put(SLOT_ROW_TRANSITIONS, I(t_.rt + sides) - L::as_int(filled_sides + filled_sides));
+      }
+      if (groups & (G_WELLS | G_WELLS_FAST)) wells(base, nc, nh, y, bottom);
+      if (groups & (G_AGG_HEIGHT | G_MAX_HEIGHT)) {
+        I agg(t_.agg), mx(t_.max);
+        for (int i = 0; i < Wd; ++i) {
+          agg = agg + nh[i] - h[i];
+          mx = xsimd::max(mx, nh[i]);
+        }
+        put(SLOT_AGG_HEIGHT, agg);
+        put(SLOT_MAX_HEIGHT, mx);
+      }
+      if (groups & (G_BUMPINESS | G_DIVERSITY)) pairs<Wd>(base, x0, nh);
+      score(k + x0, x0, std::min(N, n - x0), ys, rare, carry, out);
+    }
+    return k + n;
+  }
+
+  // Wells and wells_fast of the candidates: the base sums, less the changed columns and their
+  // two neighbours, plus those columns recomputed.  Wells weigh the new well cells with run
+  // planes: a changed column keeps its base planes below the piece (the gap under it extends
+  // the base's open run) and starts a new open run at its new top.  wells_fast walks.
+  template <int Wd>
+  void wells(int base, const U (&nc)[Wd], const I (&nh)[Wd], I y, const int (&bottom)[Wd]) {
+    const U rows(rows_), zero(0u);
+    U w[Wd + 4];  // columns x-2 .. x+Wd+1: the outer two only as neighbours
+    w[0] = loadu(col_ + base - 2);
+    w[1] = loadu(col_ + base - 1);
+    for (int i = 0; i < Wd; ++i) w[i + 2] = nc[i];
+    w[Wd + 2] = loadu(col_ + base + Wd);
+    w[Wd + 3] = loadu(col_ + base + Wd + 1);
+    const std::uint32_t groups = r_.groups;
+    if (groups & G_WELLS) {
+      U sum = zero;
+      for (int k = 0; k < Wd + 2; ++k) {
+        const int j = base - 1 + k;  // padded index of the centre column
+        sum = sum - loadu(wells_ + j);
+        U planes[kRunPlanes];
+        if (k == 0 || k == Wd + 1) {
+          for (int p = 0; p < kRunPlanes; ++p) planes[p] = loadu(planes_[p] + j);
+        } else {
+          const int i = k - 1;
+          const U below = (U(1u) << L::as_uint(y + I(bottom[i]))) - U(1u);
+          const U top = L::as_uint(nh[i]);
+          for (int p = 0; p < kRunPlanes; ++p)
+            planes[p] = (loadu(planes_[p] + j) & below) | (U(open_run_plane(p)) << top);
+        }
+        sum = sum + weigh(w[k] & w[k + 2] & ~w[k + 1] & rows, planes);
+      }
+      put(SLOT_WELLS, I(t_.wells) + L::as_int(sum));
+    }
+    if (groups & G_WELLS_FAST) {
+      U sum = zero, unused = zero;
+      for (int k = 0; k < Wd + 2; ++k) {
+        sum = sum - loadu(fast_ + base - 1 + k);
+        wells_walk(w[k], w[k + 1], w[k + 2], rows, unused, sum);
+      }
+      put(SLOT_WELLS_FAST, I(t_.fast) + L::as_int(sum));
+    }
+  }
+
+  // Bumpiness and diversity: the pairs of neighbouring columns that include a changed column
+  // (pair index j = columns j-1, j; the changed pairs are base .. base + Wd).
+  template <int Wd>
+  void pairs(int base, int x0, const I (&nh)[Wd]) {
+    const I izero(0);
+    alignas(64) std::int32_t lane[N];
+    for (int l = 0; l < N; ++l) lane[l] = x0 + l;
+    const I x = I::load_aligned(lane);
+    I hh[Wd + 2];
+    hh[0] = loadi(h_ + base - 1);
+    for (int i = 0; i < Wd; ++i) hh[i + 1] = nh[i];
+    hh[Wd + 1] = loadi(h_ + base + Wd);
+    const I has_left = ones_where(x > izero);
+    const I has_right = ones_where(x + I(Wd) < I(W_));
+    I bump(t_.bump);
+    U seen = loadu(div_pre_ + base) | loadu(div_suf_ + base + Wd + 1);
+    for (int k = 0; k <= Wd; ++k) {
+      bump = bump - loadi(bump_ + base + k);
+      const I d = hh[k + 1] - hh[k];
+      I valid = k == 0 ? has_left : k == Wd ? has_right : I(-1);
+      bump = bump + (xsimd::abs(d) & valid);
+      const U idx = xsimd::min(L::as_uint(d + I(2)), U(5u));
+      seen = seen | ((U(1u) << idx) & L::as_uint(valid));
+    }
+    put(SLOT_BUMPINESS, bump);
+    put(SLOT_DIVERSITY, L::as_int(L::popcnt(seen & U(0x1Fu))));
+  }
+
+  void put(int slot, I v) { v.store_aligned(vals_[slot]); }
+
+  // score[k] = sum over terms of weight x value, in term order (sum_terms), for the chunk's
+  // lanes; rare lanes through rare_score.
+  void score(int k0, int x0, int lanes, const std::int32_t* ys, const std::int32_t* rare, PlyCarry carry,
+             DropScores& out) {
+    alignas(64) double s[N];
+    for (int l = 0; l < N; ++l) s[l] = 0.0;
+    for (int t = 0; t < r_.term_count; ++t) {
+      const double w = r_.terms[t].weight;
+      const std::int32_t* v = vals_[r_.terms[t].slot];
+      for (int l = 0; l < N; ++l) s[l] += w * v[l];
+    }
+    std::uint64_t rare_bits = 0;
+    for (int l = 0; l < lanes; ++l) {
+      out.score[k0 + l] = s[l];
+      out.row[k0 + l] = static_cast<std::uint8_t>(ys[l]);
+      rare_bits |= static_cast<std::uint64_t>(rare[l] & 1) << l;
+    }
+    out.rare |= rare_bits << k0;
+    for (; rare_bits; rare_bits &= rare_bits - 1) {
+      const int l = std::countr_zero(rare_bits);
+      const Placement pl{static_cast<std::uint8_t>(piece_), static_cast<std::uint8_t>(orientation_),
+                         static_cast<std::uint8_t>(x0 + l), static_cast<std::uint8_t>(ys[l])};
+      out.score[k0 + l] = rare_score(pl, carry);
+    }
+  }
+
+  const DropRating& r_;
+  const Board& board_;
+  const int W_;
+  Piece piece_ = Piece::I;
+  int orientation_ = 0;
+  Word rows_;
+  // Base board, by padded index.
+  alignas(64) Word col_[kPadded];
+  // Written by load_base at every index a scored lane reads; h_ everywhere (walls 0), so that
+  // the lanes past a row never shift by 32 or more.
+  alignas(64) std::int32_t h_[kPadded], holes_[kPadded];
+  alignas(64) Word wells_[kPadded], fast_[kPadded];
+  alignas(64) Word planes_[kRunPlanes][kPadded];
+  alignas(64) Word left_and_[kPadded], right_and_[kPadded];
+  alignas(64) std::int32_t bump_[kPadded];
+  alignas(64) Word div_[kPadded], div_pre_[kPadded], div_suf_[kPadded];
+  Totals t_;
+  alignas(64) std::int32_t vals_[VALUE_SLOT_NB][N];
+};
+
+template <class A>
+void drop_pass(const DropRating& rating, const Board& board, Piece piece, PlyCarry carry, DropScores& out) {
+  DropPass<A> pass(rating, board);
+  pass.run(piece, carry, out);
+}
+
+}  // namespace
+}  // namespace tb

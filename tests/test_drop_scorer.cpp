@@ -1,0 +1,241 @@
+// The drop scorer (engine/search/drop_scorer.h) against the reference block path: drop() per
+// candidate (materialize with features_reference), the cell-loop feature kernel and the plain
+// sum.  Every rating must be bit-identical, for every vector variant this CPU runs, on boards
+// from random play and on random boards full of holes, overhangs and wells, for every feature
+// set it supports and random subsets of its features, random weights, every overflow rule and
+// first-ply carries.  Then whole searches: decisions with each kernel equal the reference's.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "drop_scorer.h"
+#include "evaluator.h"
+#include "kernel_variants.h"
+#include "materialize.h"
+#include "piece_stream.h"
+#include "placement.h"
+#include "rule_sets.h"
+#include "search.h"
+
+namespace tb {
+namespace {
+
+constexpr Feature kSupported[] = {
+    Feature::landing_height, Feature::eroded_cells, Feature::lines,     Feature::row_transitions,
+    Feature::col_transitions, Feature::holes,       Feature::wells,     Feature::wells_fast,
+    Feature::hole_depth,     Feature::rows_with_holes, Feature::diversity, Feature::max_height,
+    Feature::agg_height,     Feature::bumpiness,    Feature::constant};
+
+// A random board whose wall height is at most `top`: columns of random heights, each with
+// random holes below its top (so covered wells, overhangs and deep wells all occur).
+Board random_board(CounterRng& rng, Geometry g, int top) {
+  Board b;
+  const int style = static_cast<int>(rng.below(4));
+  for (int c = 0; c < g.width; ++c) {
+    const int h = style == 0 ? static_cast<int>(rng.below(top + 1))
+                             : static_cast<int>(rng.below(std::min(top, 3 + 2 * style) + 1));
+    Word col = 0;
+    for (int r = 0; r < h; ++r)
+      if (r == h - 1 || rng.below(10) < static_cast<std::uint64_t>(5 + 2 * style)) col |= Word{1} << r;
+    b.cols[c] = col;
+  }
+  return b;
+}
+
+struct Rating {
+  std::vector<Feature> features;
+  FeatureSet set;
+  Policy policy;
+};
+
+// A linear policy over `features` with random weights (some zero, some integers, most not).
+Rating random_rating(CounterRng& rng, std::vector<Feature> features, Geometry g) {
+  Rating r;
+  r.features = std::move(features);
+  r.set = FeatureSet{"test", r.features};
+  r.policy.name = "test";
+  r.policy.features = &r.set;
+  r.policy.reward_lines = rng.below(4) == 0;
+  for (int i = 0; i < r.set.dimension(g.width); ++i) {
+    const int kind = static_cast<int>(rng.below(5));
+    const double u = rng.unit() * 2.0 - 1.0;
+    r.policy.weights.push_back(kind == 0 ? 0.0 : kind == 1 ? std::round(u * 8.0) : u * 37.0);
+  }
+  return r;
+}
+
+std::vector<Feature> random_features(CounterRng& rng) {
+  std::vector<Feature> f;
+  for (Feature x : kSupported)
+    if (rng.below(2)) f.push_back(x);
+  if (f.empty()) f.push_back(Feature::wells);
+  return f;
+}
+
+const DropPassFn kPasses[] = {drop_pass_avx512, drop_pass_avx2, drop_pass_sse42};
+const char* const kPassNames[] = {"avx512", "avx2", "sse4.2"};
+
+// Checks the scorer of variant `name` against the reference block path on one board and piece.
+void expect_same_ratings(const char* name, const Rating& r, const Board& board, Piece piece, Geometry g,
+                         Overflow overflow, PlyCarry carry) {
+  Rules rules = rule_set(RuleSet::research);
+  rules.geometry = g;
+  rules.overflow = overflow;
+  const KernelVariant* v = find_kernel(name);
+  ASSERT_NE(v, nullptr);
+  const LinearEvaluator fast_eval(r.policy, g, v->kernel);
+  const std::unique_ptr<DropScorer> scorer =
+      DropScorer::make(fast_eval.terms().data(), static_cast<int>(fast_eval.terms().size()), fast_eval.groups(), rules,
+                       v->kernel);
+  ASSERT_NE(scorer, nullptr) << name;
+  const DropScores& s = scorer->rate(board, piece, carry);
+
+  auto block = std::make_unique<CandidateBlock>();
+  materialize(*block, board, piece, g, overflow, carry, features_reference);
+  const LinearEvaluator reference(r.policy, g, features_reference);
+  reference.score(*block);
+  ASSERT_EQ(s.count, block->count);
+  for (int k = 0; k < s.count; ++k) {
+    const bool rare = (s.rare >> k) & 1;
+    ASSERT_EQ(std::bit_cast<std::uint64_t>(s.score[k]), std::bit_cast<std::uint64_t>(block->score[k]))
+        << name << " candidate " << k << " of piece " << static_cast<int>(piece) << ": " << s.score[k]
+        << " vs " << block->score[k] << (rare ? " (rare)" : "") << "\n"
+        << to_text(board, g);
+    ASSERT_EQ(s.row[k], block->placed(k).row) << k;
+    const Placement pl = scorer->placement(piece, k);
+    ASSERT_EQ(pl.orientation, block->placements[k].orientation);
+    ASSERT_EQ(pl.column, block->placements[k].column);
+    if (!rare) {  // the base board plus the piece, nothing cleared, the game goes on
+      ASSERT_FALSE(block->terminal[k]);
+      ASSERT_EQ(block->value(MOVE_LINES, k), carry.lines);
+      Board plus = board;
+      const Orientation& o = kShapes[piece].orientation[pl.orientation];
+      for (int i = 0; i < o.width; ++i) plus.cols[pl.column + i] |= o.mask[i] << s.row[k];
+      ASSERT_EQ(block->board(k), plus) << k;
+    }
+  }
+}
+
+TEST(DropScorer, MatchesTheReferenceBlockPathOnRandomBoards) {
+  struct Case {
+    Geometry g;
+    Overflow overflow;
+  };
+  const Case cases[] = {{{10, 20}, Overflow::strict},     {{10, 20}, Overflow::clear_first},
+                        {{4, 4}, Overflow::strict},       {{4, 4}, Overflow::clear_first},
+                        {{5, 9}, Overflow::strict},       {{16, 28}, Overflow::strict},
+                        {{16, 28}, Overflow::clear_first}, {{10, 10}, Overflow::strict},
+                        {{13, 6}, Overflow::clear_first}, {{10, 22, 2}, Overflow::hidden_rows}};
+  long ratings = 0;
+  for (int vi = 0; vi < 3; ++vi) {
+    const KernelVariant* v = find_kernel(kPassNames[vi]);
+    if (!v || !v->supported()) continue;
+    CounterRng rng{stream_key(17, static_cast<std::uint64_t>(vi)), 0};
+    for (const Case& c : cases) {
+      for (int trial = 0; trial < 150; ++trial) {
+        const Rating r = random_rating(rng, trial % 3 == 0 ? std::vector<Feature>(std::begin(kSupported), std::end(kSupported))
+                                                              : random_features(rng),
+                                       c.g);
+        const int top = wall_limit(c.overflow, c.g);
+        const Board board = random_board(rng, c.g, top);
+        const PlyCarry carry{static_cast<int>(rng.below(3)), static_cast<int>(rng.below(12))};
+        for (int p = 0; p < PIECE_NB; ++p) {
+          expect_same_ratings(kPassNames[vi], r, board, static_cast<Piece>(p), c.g, c.overflow, carry);
+          if (HasFailure()) return;
+          ratings += 1;
+        }
+      }
+    }
+  }
+  EXPECT_GT(ratings, 10000);
+}
+
+// Boards from play (flat stacks, rows about to clear), with the built-in feature sets.
+TEST(DropScorer, MatchesTheReferenceBlockPathInRandomPlay) {
+  const char* const sets[] = {"dellacherie", "bcts", "dt", "eltetris", "lee", "pso7"};
+  long rare = 0, total = 0;
+  for (int vi = 0; vi < 3; ++vi) {
+    const KernelVariant* v = find_kernel(kPassNames[vi]);
+    if (!v || !v->supported()) continue;
+    for (const char* set : sets)
+      for (Geometry g : {Geometry{10, 20}, Geometry{6, 8}, Geometry{16, 12}}) {
+        CounterRng rng{stream_key(23, static_cast<std::uint64_t>(vi * 100 + g.width)), 0};
+        const FeatureSet* fs = find_feature_set(set);
+        ASSERT_NE(fs, nullptr) << set;
+        Rating r = random_rating(rng, std::vector<Feature>(fs->features.begin(), fs->features.end()), g);
+        PieceStream stream = PieceStream::make(Generator::uniform, 7, static_cast<std::uint64_t>(g.width));
+        Rules rules = rule_set(RuleSet::research);
+        rules.geometry = g;
+        Searcher player(load_policy("bcts"), rules, features_reference);
+        Board board;
+        for (int step = 0; step < 400; ++step) {
+          const Piece p = stream.next();
+          expect_same_ratings(kPassNames[vi], r, board, p, g, Overflow::strict, {});
+          if (HasFailure()) return;
+          // BCTS plays the game: flat stacks and rows about to clear.
+          const Decision d = player.decide(board, p, p);
+          rare += d.lines > 0;
+          total += 1;
+          if (d.game_over) break;
+          board = d.board;
+        }
+      }
+  }
+  EXPECT_GT(rare, 100) << "play must clear rows, so that the rare path is covered";
+  EXPECT_GT(total, 5000);
+}
+
+// Whole decisions: each kernel's searcher (drop scorer on avx512, avx2, sse4.2; block path on
+// scalar) against the reference's, greedy and 2-ply, with and without tie noise.
+TEST(DropScorer, SearchesDecideAsTheReference) {
+  for (int lookahead : {0, 1})
+    for (const char* policy : {"bcts", "dt20", "dellacherie", "lee"}) {
+      Rules rules = rule_set(RuleSet::research);
+      rules.geometry = {10, 12};
+      rules.lookahead = lookahead;
+      const Policy pol = load_policy(policy);
+      Searcher reference(pol, rules, features_reference);
+      for (const KernelVariant& v : kernel_variants()) {
+        if (!v.supported() || v.kernel == features_reference) continue;
+        Searcher fast(pol, rules, v.kernel);
+        PieceStream stream = PieceStream::make(Generator::uniform, 3, 1);
+        CounterRng noise_a{stream_key(9, 1), 0}, noise_b{stream_key(9, 1), 0};
+        Board board;
+        Piece current = stream.next(), next = stream.next();
+        const int steps = lookahead ? 150 : 600;
+        for (int step = 0; step < steps; ++step) {
+          const double tie = step % 2 ? 0.5 : 0.0;
+          const Decision a = reference.decide(board, current, next, tie, &noise_a);
+          const Decision b = fast.decide(board, current, next, tie, &noise_b);
+          ASSERT_EQ(a.placement, b.placement) << v.name << " " << policy << " step " << step;
+          ASSERT_EQ(a.row, b.row);
+          ASSERT_EQ(a.board, b.board);
+          ASSERT_EQ(a.lines, b.lines);
+          ASSERT_EQ(a.game_over, b.game_over);
+          if (a.game_over) break;
+          board = a.board;
+          current = next;
+          next = stream.next();
+        }
+      }
+    }
+}
+
+TEST(DropScorer, OnlyWhereItApplies) {
+  Rules research = rule_set(RuleSet::research);
+  const Policy bcts = load_policy("bcts");
+  const LinearEvaluator eval(bcts, research.geometry, nullptr);
+  const auto make = [&](const Rules& rules, FeatureKernel k) {
+    return DropScorer::make(eval.terms().data(), static_cast<int>(eval.terms().size()), eval.groups(), rules, k);
+  };
+  EXPECT_EQ(make(research, features_reference), nullptr);
+  EXPECT_EQ(make(research, features_scalar), nullptr);
+  EXPECT_EQ(make(rule_set(RuleSet::guideline), nullptr), nullptr);  // reachable placements
+  EXPECT_EQ(DropScorer::make(eval.terms().data(), 1, G_HEIGHTS, research, nullptr), nullptr);
+  if (find_kernel("sse4.2")->supported()) EXPECT_NE(make(research, features_sse42), nullptr);
+}
+
+}  // namespace
+}  // namespace tb
