@@ -188,13 +188,14 @@ TEST(DropScorer, MatchesTheReferenceBlockPathInRandomPlay) {
 }
 
 // Whole decisions: each kernel's searcher (drop scorer on avx512, avx2, sse4.2; block path on
-// scalar) against the reference's, greedy and 2-ply, with and without tie noise.
+// scalar) against the reference's, greedy and 2-ply, with and without tie noise; and guideline
+// 2-ply, where the drop scorer rates the second plies whose placements are the drops.
 TEST(DropScorer, SearchesDecideAsTheReference) {
-  for (int lookahead : {0, 1})
+  for (int lookahead : {0, 1, 2})
     for (const char* policy : {"bcts", "dt20", "dellacherie", "lee"}) {
-      Rules rules = rule_set(RuleSet::research);
-      rules.geometry = {10, 12};
-      rules.lookahead = lookahead;
+      Rules rules = rule_set(lookahead == 2 ? RuleSet::guideline : RuleSet::research);
+      if (lookahead < 2) rules.geometry = {10, 12};
+      rules.lookahead = lookahead == 2 ? 1 : lookahead;
       const Policy pol = load_policy(policy);
       Searcher reference(pol, rules, features_reference);
       for (const KernelVariant& v : kernel_variants()) {
@@ -204,7 +205,7 @@ TEST(DropScorer, SearchesDecideAsTheReference) {
         CounterRng noise_a{stream_key(9, 1), 0}, noise_b{stream_key(9, 1), 0};
         Board board;
         Piece current = stream.next(), next = stream.next();
-        const int steps = lookahead ? 150 : 600;
+        const int steps = lookahead == 2 ? 60 : lookahead ? 120 : 600;
         for (int step = 0; step < steps; ++step) {
           const double tie = step % 2 ? 0.5 : 0.0;
           const Decision a = reference.decide(board, current, next, tie, &noise_a);

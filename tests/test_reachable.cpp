@@ -485,5 +485,63 @@ TEST(ReachablePlacements, HandMadeSpinsAndTheEmptyBoard) {
   EXPECT_FALSE(flood->block_out);
 }
 
+// reachable_are_drops: whenever it holds, find_reachable (the BFS, the reference) gives
+// exactly the drop placements at their landing rows, for every piece and rotation system.
+// Boards: low stacks with holes at every depth (the condition's edge), plus the random kinds
+// above; it must hold often enough to be tested, and fail where a tuck or spin exists.
+Board low_stack_board(std::mt19937& rng, Geometry g, int top) {
+  Board b;
+  const int base = below(rng, top + 1);
+  const int hole_rows = below(rng, base + 1);  // holes only below this row (0: none)
+  for (int c = 0; c < g.width; ++c) {
+    const int h = std::clamp(base + below(rng, 5) - 2, 0, top);
+    for (int r = 0; r < h; ++r) set_cell(b, g, c, r, r == h - 1 || r >= hole_rows || below(rng, 4) != 0);
+  }
+  return b;
+}
+
+TEST(ReachablePlacements, DropsWhereReachableAreDrops) {
+  std::mt19937 rng(4242);
+  auto set = std::make_unique<ReachableSet>();
+  long held = 0, checked = 0;
+  const Geometry geometries[] = {{10, 22, 2}, {10, 20}, {6, 12}, {16, 28}, {4, 10}};
+  for (Geometry g : geometries) {
+    const int spawn = g.height - 2;
+    for (int trial = 0; trial < 1500; ++trial) {
+      const int kind = trial % 5;
+      const Board b = kind <= 1   ? low_stack_board(rng, g, spawn - 2)
+                      : kind == 2 ? low_stack_board(rng, g, spawn / 2)
+                      : kind == 3 ? stack_board(rng, g)
+                                  : noise_board(rng, g, 0.4, below(rng, g.height));
+      if (!reachable_are_drops(b, g, spawn)) continue;
+      ++held;
+      int heights[kMaxWidth];
+      for (int c = 0; c < g.width; ++c) heights[c] = column_height(b.cols[c]);
+      for (RotationSystem rs : {RotationSystem::srs, RotationSystem::simple})
+        for (int p = 0; p < PIECE_NB; ++p) {
+          const Piece piece = static_cast<Piece>(p);
+          find_reachable(b, g, piece, spawn, rs, *set);
+          std::array<Placement, kMaxPlacements> drops;
+          const int n = static_cast<int>(generate_drops(piece, g.width, drops.data()) - drops.data());
+          ASSERT_FALSE(set->block_out);
+          ASSERT_EQ(set->count, n) << "piece " << p << "\n" << to_text(b, g);
+          for (int i = 0; i < n; ++i) {
+            const Orientation& o = kShapes[p].orientation[drops[i].orientation];
+            ASSERT_EQ(set->placements[i].placement, drops[i]) << i;
+            ASSERT_EQ(set->placements[i].row, landing_row(heights, o, drops[i].column)) << i << "\n" << to_text(b, g);
+          }
+          ++checked;
+        }
+    }
+  }
+  EXPECT_GT(held, 1500);
+  EXPECT_GT(checked, 25000);
+  // A tuck under a one-cell roof is a placement no drop reaches: the condition must fail.
+  Board roof;
+  roof.cols[3] = 0b100;  // a cell at row 2 over an empty column: holes at rows 0-1
+  EXPECT_FALSE(reachable_are_drops(roof, {10, 22, 2}, 20));
+  EXPECT_TRUE(reachable_are_drops(Board{}, {10, 22, 2}, 20));
+}
+
 }  // namespace
 }  // namespace tb

@@ -442,4 +442,20 @@ int find_reachable_placements(const Board& b, Geometry g, Piece p, int spawn_row
   return out.count;
 }
 
+bool reachable_are_drops(const Board& b, Geometry g, int spawn_row) {
+  int h[kMaxWidth];
+  for (int c = 0; c < g.width; ++c) {
+    h[c] = column_height(b.cols[c]);
+    if (h[c] > spawn_row - kReachSpawnMargin) return false;
+  }
+  for (int c = 0; c < g.width; ++c) {
+    const Word holes = low_mask(h[c]) & ~b.cols[c];
+    if (!holes) continue;
+    int low = h[c];  // the lowest top within kReachReach columns
+    for (int d = std::max(0, c - kReachReach); d <= std::min(g.width - 1, c + kReachReach); ++d) low = std::min(low, h[d]);
+    if (column_height(holes) + kReachHoleDepth - 1 > low) return false;  // the highest hole, row bit_width - 1
+  }
+  return true;
+}
+
 }  // namespace tb

@@ -23,16 +23,20 @@ Searcher::Searcher(std::unique_ptr<Evaluator> evaluator, const Rules& rules, Fea
     reach2_ = std::make_unique<ReachableSet>();
   }
   const auto* linear = dynamic_cast<const LinearEvaluator*>(evaluator_.get());
-  if (linear && (rules.lookahead == 0 || rules.clear_between_plies))
+  if (linear && (rules.lookahead == 0 || rules.clear_between_plies)) {
+    // Under reachable placements, only for second plies whose placements are the drops.
+    Rules drop_rules = rules;
+    drop_rules.placement = PlacementModel::drop;
     drops_ = DropScorer::make(linear->terms().data(), static_cast<int>(linear->terms().size()), linear->groups(),
-                              rules, kernel);
+                              drop_rules, kernel);
+  }
 }
 
 Searcher::~Searcher() = default;
 
 double Searcher::best_follow_up(const CandidateBlock& first, int k, const Board& base, Piece next) {
   const Geometry g = rules_.geometry;
-  if (rules_.clear_between_plies && !reach2_) {
+  if (rules_.clear_between_plies && (!reach2_ || (drops_ && reachable_are_drops(first.board(k), g, spawn_row(rules_))))) {
     // docs/rules.md: lines cleared by the first ply are already removed from first.board(k), and they
     // count in the pair's "lines" (and eroded cells).
     const PlyCarry carry{first.value(MOVE_LINES, k), first.value(MOVE_ERODED, k)};
@@ -141,7 +145,7 @@ Decision Searcher::decide_drops(const Board& board, Piece current, Piece /*next*
 Decision Searcher::decide_reachable(const Board& board, Piece current, Piece next, double tie_noise,
                                     CounterRng* noise) {
   const Geometry g = rules_.geometry;
-  const int count = find_reachable(board, g, current, spawn_row(rules_), rules_.rotation, *reach1_);
+  const int count = find_reachable_placements(board, g, current, spawn_row(rules_), rules_.rotation, *reach1_);
   if (count == 0) {  // block-out
     Decision d;
     d.board = board;
@@ -176,7 +180,7 @@ int Searcher::placement_count(const Board& board, Piece current) {
     std::array<Placement, kMaxPlacements> pls;
     return static_cast<int>(generate_drops(current, rules_.geometry.width, pls.data()) - pls.data());
   }
-  return find_reachable(board, rules_.geometry, current, spawn_row(rules_), rules_.rotation, *reach1_);
+  return find_reachable_placements(board, rules_.geometry, current, spawn_row(rules_), rules_.rotation, *reach1_);
 }
 
 Decision Searcher::play(const Board& board, Piece current, int index) {
@@ -186,7 +190,7 @@ Decision Searcher::play(const Board& board, Piece current, int index) {
     isa_->materialize(b, board, current, rules_.geometry, rules_.overflow, {});
   } else {
     [[maybe_unused]] const int count =
-        find_reachable(board, rules_.geometry, current, spawn_row(rules_), rules_.rotation, *reach1_);
+        find_reachable_placements(board, rules_.geometry, current, spawn_row(rules_), rules_.rotation, *reach1_);
     assert(index >= 0 && index < count);
     const int block_start = index / kBlockCapacity * kBlockCapacity;
     materialize_reachable(b, board, *reach1_, block_start, rules_.geometry, rules_.overflow, {}, nullptr, isa_);

@@ -80,8 +80,9 @@ class Searcher {
   std::unique_ptr<Evaluator> evaluator_;
   std::unique_ptr<CandidateBlock> ply1_, ply2_;  // ~30 KB each, kept off the stack
   std::unique_ptr<ReachableSet> reach1_, reach2_;  // reachable rules only, ~20 KB each
-  // Linear policies on drop placements: rates greedy moves, and the second ply of 2-ply when
-  // rows clear between the plies (drop_scorer.h).  nullptr otherwise.
+  // Linear policies: rates greedy drop placements, and the second ply of 2-ply when rows clear
+  // between the plies and its placements are the drops (always under drop placements; under
+  // reachable ones where reachable_are_drops holds).  nullptr otherwise (drop_scorer.h).
   std::unique_ptr<DropScorer> drops_;
 };
 
