@@ -443,18 +443,49 @@ int find_reachable_placements(const Board& b, Geometry g, Piece p, int spawn_row
 }
 
 bool reachable_are_drops(const Board& b, Geometry g, int spawn_row) {
+  const int W = g.width;
   int h[kMaxWidth];
-  for (int c = 0; c < g.width; ++c) {
+  Word holes[kMaxWidth + 2] = {}, open[kMaxWidth + 2] = {};  // index c + 1; walls: neither
+  for (int c = 0; c < W; ++c) {
     h[c] = column_height(b.cols[c]);
     if (h[c] > spawn_row - kReachSpawnMargin) return false;
+    holes[c + 1] = low_mask(h[c]) & ~b.cols[c];
+    open[c + 1] = low_mask(g.height) & ~low_mask(h[c]);
   }
-  for (int c = 0; c < g.width; ++c) {
-    const Word holes = low_mask(h[c]) & ~b.cols[c];
-    if (!holes) continue;
-    int low = h[c];  // the lowest top within kReachReach columns
-    for (int d = std::max(0, c - kReachReach); d <= std::min(g.width - 1, c + kReachReach); ++d) low = std::min(low, h[d]);
-    if (column_height(holes) + kReachHoleDepth - 1 > low) return false;  // the highest hole, row bit_width - 1
-  }
+  // (1) No hole beside open air: then a piece cell in a hole has only holes as piece neighbours
+  // (the cell above a column's highest hole is filled), so a piece in holes lies in one region.
+  for (int c = 1; c <= W; ++c)
+    if (holes[c] & (open[c - 1] | open[c + 1])) return false;
+  // (2) Each region of 4 or more holes (fewer cannot hold a piece) lies deep enough below the
+  // tops around it that no move or kick from open air reaches it.
+  Word left[kMaxWidth + 2];
+  std::copy(std::begin(holes), std::end(holes), std::begin(left));
+  for (int c = 1; c <= W; ++c)
+    while (left[c]) {
+      Word region[kMaxWidth + 2] = {};
+      region[c] = left[c] & (0 - left[c]);
+      for (bool grew = true; grew;) {  // 4-connected growth inside the holes
+        grew = false;
+        for (int d = 1; d <= W; ++d) {
+          const Word next = (region[d] | (region[d] << 1) | (region[d] >> 1) | region[d - 1] | region[d + 1]) & left[d];
+          grew |= next != region[d];
+          region[d] = next;
+        }
+      }
+      int cells = 0;
+      for (int d = 1; d <= W; ++d) {
+        cells += popcount(region[d]);
+        left[d] &= ~region[d];
+      }
+      if (cells < 4) continue;
+      for (int d = 1; d <= W; ++d) {
+        if (!region[d]) continue;
+        int low = h[d - 1];  // the lowest top within kReachReach columns
+        for (int e = std::max(0, d - 1 - kReachReach); e <= std::min(W - 1, d - 1 + kReachReach); ++e)
+          low = std::min(low, h[e]);
+        if (column_height(region[d]) + kReachHoleDepth - 1 > low) return false;  // its highest cell
+      }
+    }
   return true;
 }
 

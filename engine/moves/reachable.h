@@ -67,15 +67,17 @@ int find_reachable_placements(const Board& b, Geometry g, Piece p, int spawn_row
 
 // A sufficient condition for the reachable placements of every piece to be exactly its drop
 // placements (generate_drops order, each at its drop landing row), under either rotation
-// system.  A piece that never has a cell below its column's top lands on the tops, and every
-// (orientation, column) is then reached by turning at the spawn, moving and dropping.  So:
-// (1) every column top is at least kReachSpawnMargin rows below the spawn row, so that a piece
-// turns there without kicks and moves to every column; (2) every hole (an empty cell below its
-// column's top) lies at least kReachHoleDepth rows below the top of every column within
-// kReachReach columns of it: one move or turn with a kick (the rotation box is at most 4
-// cells, a kick at most 2) shifts a piece's cells by less than that, so no piece whose cells
-// are all above the tops can move any cell into a hole, and by induction none ever does.
-// Checked against find_reachable on random and played boards (tests/test_reachable.cpp).
+// system.  A piece that never has a cell in a hole (an empty cell below its column's top)
+// lands on the tops, and every (orientation, column) is then reached by turning at the spawn,
+// moving and dropping.  So: (1) every column top is at least kReachSpawnMargin rows below the
+// spawn row, so that a piece turns there without kicks and moves to every column; (2) no hole
+// is beside open air, so the cells of a piece that has one in a hole are all holes of one
+// region (the cell above a column's highest hole is filled): regions of fewer than 4 holes
+// never hold a piece; (3) every region of 4 or more holes lies at least kReachHoleDepth rows
+// below the top of every column within kReachReach columns of it: one move or turn with a kick
+// (the rotation box is at most 4 cells, a kick at most 2) shifts a piece's cells by less than
+// that, so no piece whose cells are all in open air reaches it, and by induction none ever
+// does.  Checked against find_reachable on random and played boards (tests/test_reachable.cpp).
 inline constexpr int kReachSpawnMargin = 4;
 inline constexpr int kReachHoleDepth = 7;
 inline constexpr int kReachReach = 6;
