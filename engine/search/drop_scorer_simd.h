@@ -85,12 +85,12 @@ class DropPass {
   static U loadu(const Word* p) { return U::load_unaligned(p); }
   static I loadi(const std::int32_t* p) { return I::load_unaligned(p); }
   // Sum of the lanes (xsimd::hadd warns inside GCC 12's AVX-512 headers).
-  static std::int32_t lane_sum(U v) {
+  static Word lane_sum(U v) {
     alignas(64) Word a[N];
     v.store_aligned(a);
     Word s = 0;
     for (int l = 0; l < N; ++l) s += a[l];
-    return static_cast<std::int32_t>(s);
+    return s;
   }
   // All ones where `b` holds, else 0.
   static I ones_where(typename I::batch_bool_type b) { return xsimd::select(b, I(-1), I(0)); }
@@ -185,13 +185,17 @@ class DropPass {
         if (Keep) f.store_unaligned(fast_ + j);
       }
     }
+    // Two sums per 32-bit lane sum: every per-lane sum is below 2^16 (at most 16 columns of at
+    // most 29 transitions, 28 holes or cells, or 406 well cells).
     Totals t;
-    t.ct = lane_sum((sum_ct));
-    t.holes = lane_sum((sum_holes));
-    t.depth = lane_sum((sum_depth));
-    t.rt = lane_sum((sum_rt));
-    t.wells = lane_sum((sum_wells));
-    t.fast = lane_sum((sum_fast));
+    const Word a = lane_sum(sum_ct | (sum_holes << 16)), d = lane_sum(sum_depth | (sum_rt << 16));
+    const Word w = lane_sum(sum_wells | (sum_fast << 16));
+    t.ct = static_cast<std::int32_t>(a & 0xFFFFu);
+    t.holes = static_cast<std::int32_t>(a >> 16);
+    t.depth = static_cast<std::int32_t>(d & 0xFFFFu);
+    t.rt = static_cast<std::int32_t>(d >> 16);
+    t.wells = static_cast<std::int32_t>(w & 0xFFFFu);
+    t.fast = static_cast<std::int32_t>(w >> 16);
     alignas(64) Word hr[N];
     hole_rows.store_aligned(hr);
     for (int l = 0; l < N; ++l) t.hole_rows |= hr[l];
@@ -453,17 +457,23 @@ class DropPass {
 
   void put(int slot, I v) { v.store_aligned(vals_[slot]); }
 
+  template <int M>
+  void sum_terms(double* s) const {
+    for (int l = 0; l < M; ++l) s[l] = 0.0;
+    for (int t = 0; t < r_.term_count; ++t) {
+      const double w = r_.terms[t].weight;
+      const std::int32_t* v = vals_[r_.terms[t].slot];
+      for (int l = 0; l < M; ++l) s[l] += w * v[l];
+    }
+  }
+
   // score[k] = sum over terms of weight x value, in term order (sum_terms), for the chunk's
   // lanes; rare lanes through rare_score.
   void score(int k0, int x0, int lanes, const std::int32_t* ys, const std::int32_t* rare, PlyCarry carry,
              DropScores& out) {
     alignas(64) double s[N];
-    for (int l = 0; l < N; ++l) s[l] = 0.0;
-    for (int t = 0; t < r_.term_count; ++t) {
-      const double w = r_.terms[t].weight;
-      const std::int32_t* v = vals_[r_.terms[t].slot];
-      for (int l = 0; l < N; ++l) s[l] += w * v[l];
-    }
+    if (lanes <= N / 2) sum_terms<N / 2>(s);  // a row of 8 or fewer columns: half the vectors
+    else sum_terms<N>(s);
     std::uint64_t rare_bits = 0;
     for (int l = 0; l < lanes; ++l) {
       out.score[k0 + l] = s[l];
