@@ -8,4 +8,9 @@ void features_avx2(const BoardBlock& block, std::uint32_t groups, std::int32_t* 
   features_simd<xsimd::avx2>(block, groups, out);
 }
 
+// Test hook (tests/test_features.cpp): features_simd.h's lanes_probe for these vectors.
+void lanes_probe_avx2(const Word* words, int n, std::uint32_t* out) {
+  lanes_probe<xsimd::avx2>(words, n, out);
+}
+
 }  // namespace tb

@@ -1,11 +1,14 @@
 // Tests of the board feature kernels (kernels/feature_kernels.h) against the feature
 // definitions (quoted in kernels/features_reference.cpp; docs/features.md): hand-computed
-// boards for every variant, then a randomized differential test of features_scalar against
-// features_reference (the oracle).
+// boards for every variant, then randomized differential tests of every variant against
+// features_reference (the oracle), and of the SIMD variants' lane primitives on any word.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <iostream>
 #include <optional>
@@ -17,6 +20,15 @@
 
 #include "feature_kernels.h"
 #include "kernel_variants.h"
+
+namespace tb {
+// Test hooks of the SIMD translation units (kernels/features_<isa>.cpp): the lane primitives
+// of features_simd.h on any words (lanes_probe there).
+void lanes_probe_sse42(const Word* words, int n, std::uint32_t* out);
+void lanes_probe_avx2(const Word* words, int n, std::uint32_t* out);
+void lanes_probe_avx512(const Word* words, int n, std::uint32_t* out);
+void lanes_probe_avx512_tail(const Word* words, int n, std::uint32_t* out);
+}  // namespace tb
 
 namespace {
 
@@ -773,12 +785,30 @@ class BoardGen {
   std::mt19937_64 rng_;
 };
 
+// What a differential run draws: the defaults are the general randomized test.
+struct DifferentialSetup {
+  std::uint64_t seed = 0x7e7715bece1ULL;
+  long boards = 120000;
+  // The board size of each block (defaults: W and H uniform over their ranges).
+  std::function<int(BoardGen&)> width = [](BoardGen& g) {
+    return g.uniform(kMinWidth, kMaxWidth);
+  };
+  std::function<int(BoardGen&)> height = [](BoardGen& g) {
+    return g.uniform(kMinHeight, kMaxHeight);
+  };
+  // One board of a block (default: BoardGen::board).
+  std::function<std::array<Word, kMaxWidth>(BoardGen&, int W, int H)> board =
+      [](BoardGen& g, int W, int H) { return g.board(W, H); };
+  // Group sets checked on every block besides G_ALL and the single groups.
+  std::vector<std::uint32_t> group_sets = {};
+};
+
 // Runs `fast` against the reference; kernels that need an instruction set the CPU lacks are
 // skipped (and reported).
-void differential(FeatureKernel fast) {
-  constexpr long kBoards = 120000;
+void differential(FeatureKernel fast, const DifferentialSetup& setup = {}) {
+  const long kBoards = setup.boards;
   constexpr int kMaxFailures = 10;
-  BoardGen gen(0x7e7715bece1ULL);
+  BoardGen gen(setup.seed);
   long boards = 0, blocks = 0;
   int failures = 0;
 
@@ -793,14 +823,14 @@ void differential(FeatureKernel fast) {
                   std::int32_t got, std::uint32_t groups) {
     ++failures;
     ADD_FAILURE() << what << ": slot " << slot_name(slot) << " reference=" << want
-                  << " scalar=" << got << " (groups 0x" << std::hex << groups << std::dec
+                  << " kernel=" << got << " (groups 0x" << std::hex << groups << std::dec
                   << ") on board\n"
                   << draw(b);
   };
 
   while (boards < kBoards && failures < kMaxFailures) {
-    const int W = gen.uniform(kMinWidth, kMaxWidth);
-    const int H = gen.uniform(kMinHeight, kMaxHeight);
+    const int W = setup.width(gen);
+    const int H = setup.height(gen);
     const int count = gen.uniform(1, 40);  // SIMD variants: full vectors and tails
     const int stride = count + gen.uniform(1, 5);
     ++blocks;
@@ -809,7 +839,7 @@ void differential(FeatureKernel fast) {
     std::vector<Word> cols(static_cast<std::size_t>(kMaxWidth) * stride);
     for (Word& w : cols) w = gen.junk();
     for (int k = 0; k < count; ++k) {
-      const auto one = gen.board(W, H);
+      const auto one = setup.board(gen, W, H);
       for (int c = 0; c < kMaxWidth; ++c) cols[c * stride + k] = one[c];
     }
     const BoardBlock block{cols.data(), stride, count, W, H};
@@ -859,6 +889,21 @@ void differential(FeatureKernel fast) {
           if (one[s * stride + k] != ref[s * stride + k]) {
             fail("single-group mismatch", board_of(cols, stride, k, W, H), s,
                  ref[s * stride + k], one[s * stride + k], g);
+            break;
+          }
+    }
+
+    // The group sets of the setup (e.g. the wells groups alone, a policy's feature set).
+    for (std::uint32_t groups : setup.group_sets) {
+      if (failures >= kMaxFailures) break;
+      std::vector<std::int32_t> got(n_out, kSentinel);
+      fast(block, groups, got.data());
+      const std::vector<int> want_slots = slots_of_groups(groups, W);
+      for (int k = 0; k < count; ++k)
+        for (int s : want_slots)
+          if (got[s * stride + k] != ref[s * stride + k]) {
+            fail("group-set mismatch", board_of(cols, stride, k, W, H), s, ref[s * stride + k],
+                 got[s * stride + k], groups);
             break;
           }
     }
@@ -919,6 +964,294 @@ TEST(FeaturesDifferential, EverySimdVariantMatchesReference) {
     ++tested;
   }
   std::cout << "[   INFO   ] SIMD variants tested: " << tested << "\n";
+}
+
+// ---------------------------------------------------------------------------------------------
+// The SIMD variants' lane primitives and the forms that use them, stressed where they changed:
+// byte-table popcounts summed before one reduction, bit_width from a float's exponent (no
+// LZCNT on AVX2 or SSE4.2), weighted popcounts, and wells / wells_fast from run bottoms
+// (features_simd.h).
+
+// Words that reach the edges of those forms: 0, 1, every single bit, every run of ones from
+// bit 0 (2^25 - 1 is where a float conversion without the isolation of the top bit would
+// round up), runs anywhere, bit 31 (walls: the drop scorer reads them), isolated-bit
+// patterns, the rows H .. H+3 above a board, and random words of every density.
+std::vector<Word> edge_words() {
+  std::vector<Word> w = {0u, 1u, 2u, 3u, ~Word{0}, 0x80000000u, 0x7FFFFFFFu, 0xC0000000u,
+                         0x40000000u, 0x80000001u, 0x01FFFFFFu, 0x01800000u, 0x00FFFFFFu,
+                         0x55555555u, 0xAAAAAAAAu, 0x49249249u, 0x92492492u, 0x24924924u,
+                         0x11111111u, 0x88888888u, 0x0F0F0F0Fu, 0xF0F0F0F0u, 0x00FF00FFu,
+                         0xFF00FF00u, 0x0000FFFFu, 0xFFFF0000u};
+  for (int r = 0; r < 32; ++r) w.push_back(Word{1} << r);
+  for (int k = 0; k <= 32; ++k)
+    for (int shift = 0; shift + k <= 32; ++shift) w.push_back(low_mask(k) << (shift % 32));
+  for (Word pattern : {0x55555555u, 0xAAAAAAAAu, 0x49249249u, 0xDB6DB6DBu})
+    for (int k = 0; k <= 32; ++k) {
+      w.push_back(pattern & low_mask(k));
+      w.push_back(pattern | ~low_mask(k));
+      w.push_back(pattern & ~low_mask(k));
+    }
+  for (int H = kMinHeight; H <= kMaxHeight; ++H) {
+    w.push_back(low_mask(H + 4));
+    w.push_back(low_mask(4) << H);
+    w.push_back(Word{1} << (H - 1));
+    w.push_back(Word{1} << (H + 3));
+    w.push_back(low_mask(H) ^ (Word{1} << (H - 2)));
+  }
+  std::mt19937_64 rng(0x1a7e5bull);
+  for (double p : {0.03, 0.1, 0.3, 0.5, 0.7, 0.9, 0.97})
+    for (int i = 0; i < 30000; ++i) {
+      Word x = 0;
+      for (int r = 0; r < 32; ++r)
+        if (std::uniform_real_distribution<double>(0.0, 1.0)(rng) < p) x |= Word{1} << r;
+      w.push_back(x);
+    }
+  return w;
+}
+
+// Sum over the set bits r of x of (r + 1).
+int row_weight(Word x) {
+  int sum = 0;
+  for (int r = 0; r < 32; ++r)
+    if ((x >> r) & 1u) sum += r + 1;
+  return sum;
+}
+
+TEST(FeaturesLanes, PopcountBitWidthAndWeightsOnEdgeWords) {
+  struct Probe {
+    const char* what;
+    std::string_view variant;  // run only where the CPU has it
+    void (*fn)(const Word*, int, std::uint32_t*);
+  };
+  const Probe probes[] = {{"sse4.2 (4 lanes)", "sse4.2", lanes_probe_sse42},
+                          {"avx2 (8 lanes)", "avx2", lanes_probe_avx2},
+                          {"avx512 (16 lanes)", "avx512", lanes_probe_avx512},
+                          {"avx512's tail (8 lanes, AVX-512VL)", "avx512",
+                           lanes_probe_avx512_tail}};
+  const std::vector<Word> words = edge_words();
+  int tested = 0;
+  for (const Probe& probe : probes) {
+    const KernelVariant* v = find_kernel(probe.variant);
+    ASSERT_NE(v, nullptr);
+    if (!v->supported()) {
+      std::cout << "[ SKIPPED  ] " << probe.what << ": CPU lacks " << v->requires_isa << "\n";
+      continue;
+    }
+    SCOPED_TRACE(probe.what);
+    // Odd counts and offsets: partial last vectors, every word in every lane.
+    for (int offset : {0, 1, 3, 7, 13}) {
+      const int n = static_cast<int>(words.size()) - offset;
+      std::vector<std::uint32_t> out(5 * static_cast<std::size_t>(n));
+      probe.fn(words.data() + offset, n, out.data());
+      int failures = 0;
+      for (int i = 0; i < n && failures < 10; ++i) {
+        const Word x = words[i + offset];
+        const std::uint32_t* r = &out[5 * static_cast<std::size_t>(i)];
+        const int width = std::bit_width(x);
+        const bool ok = r[0] == static_cast<std::uint32_t>(std::popcount(x)) &&
+                        r[1] == static_cast<std::uint32_t>(width) && r[2] == low_mask(width) &&
+                        r[3] == static_cast<std::uint32_t>(31 * std::popcount(x)) &&
+                        r[4] == static_cast<std::uint32_t>(21 * row_weight(x));
+        if (!ok) {
+          ++failures;
+          ADD_FAILURE() << "word 0x" << std::hex << x << std::dec << ": popcnt " << r[0]
+                        << " (want " << std::popcount(x) << "), bit_width " << r[1] << " (want "
+                        << width << "), below_top 0x" << std::hex << r[2] << " (want 0x"
+                        << low_mask(width) << ")" << std::dec << ", 31 parts " << r[3]
+                        << " (want " << 31 * std::popcount(x) << "), 21 weighted " << r[4]
+                        << " (want " << 21 * row_weight(x) << ")";
+        }
+      }
+    }
+    ++tested;
+  }
+  std::cout << "[   INFO   ] lane probes tested: " << tested << "\n";
+}
+
+// Every variant this CPU runs, scalar included, except the reference.
+std::vector<Variant> fast_variants() {
+  std::vector<Variant> v;
+  for (const Variant& x : kVariants)
+    if (std::string_view(x.name) != "reference") v.push_back(x);
+  return v;
+}
+
+// Board sizes of the stress tests: the extremes often, anything in between too.
+int stress_width(BoardGen& g) {
+  switch (g.uniform(0, 3)) {
+    case 0: return kMinWidth;
+    case 1: return kMaxWidth;
+    default: return g.uniform(kMinWidth, kMaxWidth);
+  }
+}
+int stress_height(BoardGen& g) {
+  switch (g.uniform(0, 4)) {
+    case 0: return kMinHeight;
+    case 1: return kMaxHeight;
+    case 2: return g.uniform(24, kMaxHeight);  // column words reaching 2^24 and beyond
+    default: return g.uniform(kMinHeight, kMaxHeight);
+  }
+}
+
+// Columns made of edge words (cut to the rows 0 .. H-1): empty, full, one cell, the top row,
+// runs from the floor (2^25 - 1 at H >= 25), runs anywhere, isolated-cell patterns, random.
+std::array<Word, kMaxWidth> edge_board(BoardGen& g, int W, int H) {
+  static const Word patterns[] = {0x55555555u, 0xAAAAAAAAu, 0x49249249u, 0x92492492u,
+                                  0xDB6DB6DBu, 0x0F0F0F0Fu, 0x33333333u, 0xCCCCCCCCu};
+  std::array<Word, kMaxWidth> cols{};
+  for (int c = 0; c < W; ++c) {
+    Word x = 0;
+    switch (g.uniform(0, 8)) {
+      case 0: x = 0; break;
+      case 1: x = ~Word{0}; break;
+      case 2: x = Word{1} << g.uniform(0, H - 1); break;
+      case 3: x = Word{1} << (H - 1); break;
+      case 4: x = low_mask(g.uniform(0, H)); break;
+      case 5: x = low_mask(g.uniform(0, H)) << g.uniform(0, H - 1); break;
+      case 6: x = patterns[g.uniform(0, 7)] & low_mask(g.uniform(0, H)); break;
+      case 7: x = ~low_mask(g.uniform(0, H - 1)); break;
+      default: x = g.junk(); break;
+    }
+    cols[c] = x & low_mask(H);
+  }
+  return cols;
+}
+
+// Boards that exercise wells: deep wells between tall columns and at the walls, well cells in
+// holes (covered: one or several hole runs per column, several well cells per run), gaps in a
+// well's walls (a neighbour's hole), combs of one-wide wells, and cells on the top row.
+std::array<Word, kMaxWidth> well_board(BoardGen& g, int W, int H) {
+  std::array<Word, kMaxWidth> cols{};
+  auto fill = [&](int c, int from, int to) {  // rows [from, to)
+    from = std::clamp(from, 0, H);
+    to = std::clamp(to, 0, H);
+    if (to > from) cols[c] |= low_mask(to) & ~low_mask(from);
+  };
+  auto dig = [&](int c, int from, int to) {  // empty rows [from, to)
+    from = std::clamp(from, 0, H);
+    to = std::clamp(to, 0, H);
+    if (to > from) cols[c] &= ~(low_mask(to) & ~low_mask(from));
+  };
+  switch (g.uniform(0, 5)) {
+    case 0: {  // tall stack with a few deep wells (often at a wall)
+      for (int c = 0; c < W; ++c) fill(c, 0, g.uniform(H / 2, H));
+      for (int n = g.uniform(1, 3); n > 0; --n) {
+        const int c = g.chance(0.4) ? (g.chance(0.5) ? 0 : W - 1) : g.uniform(0, W - 1);
+        dig(c, g.uniform(0, H / 3), H);
+      }
+      break;
+    }
+    case 1: {  // covered wells: hole runs under overhangs, neighbours filled beside them
+      for (int c = 0; c < W; ++c) fill(c, 0, g.uniform(0, H));
+      for (int n = g.uniform(1, 2 * W); n > 0; --n) {
+        const int c = g.uniform(0, W - 1);
+        const int bottom = g.uniform(0, H - 1);
+        dig(c, bottom, bottom + g.uniform(1, std::max(1, H / 3)));
+        if (g.chance(0.7)) fill(c, bottom + g.uniform(1, H / 2), bottom + g.uniform(2, H));  // cap
+      }
+      break;
+    }
+    case 2: {  // comb: one-wide wells everywhere, walls with gaps
+      const int top = g.uniform(1, H);
+      for (int c = 0; c < W; ++c)
+        if ((c % 2 == 0) != g.chance(0.2)) fill(c, 0, top - g.uniform(0, 2));
+        else fill(c, 0, g.uniform(0, top / 2));
+      for (int n = g.uniform(0, W); n > 0; --n) {
+        const int r = g.uniform(0, H - 1);
+        dig(g.uniform(0, W - 1), r, r + g.uniform(1, 3));
+      }
+      break;
+    }
+    case 3: {  // full neighbours, one empty column with floating blocks in it
+      for (int c = 0; c < W; ++c) fill(c, 0, H);
+      const int c = g.uniform(0, W - 1);
+      dig(c, 0, H);
+      for (int n = g.uniform(0, 4); n > 0; --n) {
+        const int r = g.uniform(0, H - 1);
+        fill(c, r, r + g.uniform(1, 3));
+      }
+      if (g.chance(0.5)) dig(c == 0 ? 1 : c - 1, g.uniform(0, H - 1), g.uniform(0, H));
+      break;
+    }
+    case 4: {  // the top rows: cells at row H-1, overhangs right under it
+      for (int c = 0; c < W; ++c) {
+        if (g.chance(0.6)) fill(c, 0, H);
+        if (g.chance(0.5)) dig(c, g.uniform(0, H - 1), H - 1);
+        if (g.chance(0.3)) dig(c, H - g.uniform(1, 3), H);
+      }
+      break;
+    }
+    default: {  // random cells at a random density, then random full or empty columns
+      const double p = g.real();
+      for (int c = 0; c < W; ++c)
+        for (int r = 0; r < H; ++r)
+          if (g.chance(p)) cols[c] |= Word{1} << r;
+      for (int n = g.uniform(0, 3); n > 0; --n) {
+        const int c = g.uniform(0, W - 1);
+        if (g.chance(0.5)) fill(c, 0, H);
+        else dig(c, 0, H);
+      }
+      break;
+    }
+  }
+  for (int c = 0; c < W; ++c) cols[c] &= low_mask(H);
+  return cols;
+}
+
+constexpr std::uint32_t kBctsGroups = G_ROW_TRANSITIONS | G_COL_TRANSITIONS | G_HOLES | G_WELLS |
+                                      G_HOLE_DEPTH | G_ROWS_WITH_HOLES;
+constexpr std::uint32_t kDtGroups = G_ROW_TRANSITIONS | G_COL_TRANSITIONS | G_HOLES | G_WELLS_FAST |
+                                    G_HOLE_DEPTH | G_ROWS_WITH_HOLES | G_DIVERSITY;
+
+TEST(FeaturesDifferential, EdgeColumnWordsEveryVariant) {
+  for (const Variant& v : fast_variants()) {
+    SCOPED_TRACE(v.name);
+    DifferentialSetup setup;
+    setup.seed = 0xed9e5eedull;
+    setup.boards = 40000;
+    setup.width = stress_width;
+    setup.height = stress_height;
+    setup.board = edge_board;
+    setup.group_sets = {kBctsGroups, G_HOLES | G_ROWS_WITH_HOLES,
+                        G_HEIGHTS | G_COL_HOLES | G_DIFFS};
+    differential(v.fn, setup);
+  }
+}
+
+TEST(FeaturesDifferential, WellConfigurationsEveryVariant) {
+  for (const Variant& v : fast_variants()) {
+    SCOPED_TRACE(v.name);
+    DifferentialSetup setup;
+    setup.seed = 0x3e11500dull;
+    setup.boards = 60000;
+    setup.width = stress_width;
+    setup.height = stress_height;
+    setup.board = well_board;
+    setup.group_sets = {G_WELLS, G_WELLS_FAST, G_WELLS | G_WELLS_FAST, kBctsGroups, kDtGroups};
+    differential(v.fn, setup);
+  }
+}
+
+// The same wells boards in blocks where only some lanes hold a covered well cell: lanes of
+// plain boards (no holes) mixed with one board of covered wells, so a vector's covered
+// columns come from one lane only.
+TEST(FeaturesDifferential, CoveredWellsInOneLaneEveryVariant) {
+  for (const Variant& v : fast_variants()) {
+    SCOPED_TRACE(v.name);
+    DifferentialSetup setup;
+    setup.seed = 0x1a9eull;
+    setup.boards = 30000;
+    setup.width = stress_width;
+    setup.height = stress_height;
+    setup.board = [](BoardGen& g, int W, int H) {
+      if (g.chance(0.15)) return well_board(g, W, H);
+      std::array<Word, kMaxWidth> cols{};  // a hole-free stack: wells only above the tops
+      for (int c = 0; c < W; ++c) cols[c] = low_mask(g.uniform(0, H));
+      return cols;
+    };
+    setup.group_sets = {G_WELLS, G_WELLS_FAST, kBctsGroups};
+    differential(v.fn, setup);
+  }
 }
 
 }  // namespace
