@@ -132,10 +132,12 @@ class DropPass {
   }
 
   // Sum of the run lengths of the cells of `cells`.
+  // One reduction (Lanes::part/total): a part's bytes are at most 8, so the weighted sum's at
+  // most 8 x (1 + 2 + ... + 16) = 248, below a byte's carry.
   static U weigh(U cells, const U (&planes)[kRunPlanes]) {
-    U sum = L::popcnt(cells & planes[0]);
-    for (int p = 1; p < kRunPlanes; ++p) sum = sum + (L::popcnt(cells & planes[p]) << p);
-    return sum;
+    U sum = L::part(cells & planes[0]);
+    for (int p = 1; p < kRunPlanes; ++p) sum = sum + (L::part(cells & planes[p]) << p);
+    return L::total(sum);
   }
 
   // Sums over a whole board (padded column words, walls all ones).
@@ -361,11 +363,12 @@ class DropPass {
         put(SLOT_ROWS_WITH_HOLES, L::as_int(L::popcnt(any)));
       }
       if (groups & G_ROW_TRANSITIONS) {
-        U filled_sides = zero;
+        U filled_sides = zero;  // 2 x Wd parts of at most 4 cells each: one reduction
         for (int i = 0; i < Wd; ++i) {
-          filled_sides = filled_sides + L::popcnt(loadu(col_ + base + i - 1) & (U(side_left[i]) << yu));
-          filled_sides = filled_sides + L::popcnt(loadu(col_ + base + i + 1) & (U(side_right[i]) << yu));
+          filled_sides = filled_sides + L::part(loadu(col_ + base + i - 1) & (U(side_left[i]) << yu));
+          filled_sides = filled_sides + L::part(loadu(col_ + base + i + 1) & (U(side_right[i]) << yu));
         }
+        filled_sides = L::total(filled_sides);
         put(SLOT_ROW_TRANSITIONS, I(t_.rt + sides) - L::as_int(filled_sides + filled_sides));
       }
       if (groups & (G_WELLS | G_WELLS_FAST)) wells(base, nc, nh, y, bottom);
