@@ -115,7 +115,8 @@ Decision Searcher::decide(const Board& board, Piece current, Piece next, double 
 }
 
 // Greedy on drop placements with the drop scorer: the same ratings as the block path, without
-// building a board per candidate; only the chosen move is played, with drop().
+// building a board per candidate; only the chosen move is played (with drop() when it clears
+// rows or reaches the top, else by adding its cells).
 Decision Searcher::decide_drops(const Board& board, Piece current, Piece /*next*/, double tie_noise,
                                 CounterRng* noise) {
   DropScores& s = drops_->rate(board, current);
