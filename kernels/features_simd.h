@@ -209,10 +209,42 @@ struct Lanes {
     return x | (x >> 16);
   }
 
+  // x << n per lane, 0 where n >= 32, with the ISA's variable shift (AVX2, AVX-512); a
+  // portable loop otherwise.  Not xsimd's operator<<: xsimd 8.1 has no AVX-512 form of it, and
+  // its portable form is a C++ shift, undefined at 32.
+  [[gnu::always_inline]] static U shl(U x, U n) {
+#if defined(__AVX512F__)
+    if constexpr (N == 16) return U(_mm512_sllv_epi32(x, n));
+#endif
+#if defined(__AVX2__)
+    if constexpr (N == 8) return U(_mm256_sllv_epi32(x, n));
+#endif
+    alignas(64) std::uint32_t a[N], b[N];
+    x.store_aligned(a);
+    n.store_aligned(b);
+    for (int l = 0; l < N; ++l) a[l] = b[l] < 32 ? a[l] << b[l] : 0u;
+    return U::load_aligned(a);
+  }
+
+  // x >> n per lane, 0 where n >= 32 (as shl).
+  [[gnu::always_inline]] static U shr(U x, U n) {
+#if defined(__AVX512F__)
+    if constexpr (N == 16) return U(_mm512_srlv_epi32(x, n));
+#endif
+#if defined(__AVX2__)
+    if constexpr (N == 8) return U(_mm256_srlv_epi32(x, n));
+#endif
+    alignas(64) std::uint32_t a[N], b[N];
+    x.store_aligned(a);
+    n.store_aligned(b);
+    for (int l = 0; l < N; ++l) a[l] = b[l] < 32 ? a[l] >> b[l] : 0u;
+    return U::load_aligned(a);
+  }
+
   // low_mask(h) for the column's height h = bit_width(x): a variable shift where the ISA has
   // one per lane (AVX2, AVX-512: a count of 32 gives 0, so the mask is all ones), else smear.
   [[gnu::always_inline]] static U below_top(U x, U h) {
-    if constexpr (N >= 8) return (U(1u) << h) - U(1u);
+    if constexpr (N >= 8) return shl(U(1u), h) - U(1u);
     return smear(x);
   }
 
@@ -419,7 +451,7 @@ void wells_lanes(const typename Lanes<A>::U* col, const typename Lanes<A>::U* h,
     typename L::Weighted weight;
     U triangles = zero;  // sum of k(k + 1)
     for (int c = 0; c < W; ++c) {
-      const U open = well_cells[c] >> h[c];  // (a count of 32 gives 0)
+      const U open = L::shr(well_cells[c], h[c]);  // (a count of 32 gives 0)
       if constexpr (kWells) L::add_weighted(weight, open);
       if constexpr (kFast) {
         const U k = L::bit_width(open);
@@ -539,7 +571,7 @@ void board_lanes(const Word* cols, int stride, int width, int height, std::uint3
       if (groups & G_DIFFS) put(SLOT_DIFF + c, ad);
       // Bit d+2 for d in [-2, 2]; anything else lands on bit 5, dropped below.
       const U idx = xsimd::min(L::as_uint(d + I(2)), U(5u));
-      seen = seen | (U(1u) << idx);
+      seen = seen | L::shl(U(1u), idx);
     }
     put(SLOT_BUMPINESS, bump);
     put(SLOT_DIVERSITY, L::popcnt(seen & U(0x1Fu)));

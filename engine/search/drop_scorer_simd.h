@@ -119,14 +119,14 @@ class DropPass {
   // The run-length planes of column `c` of height h: above the top, plane p of r - h + 1
   // (open_run_plane shifted up); below it, one run of holes at a time (usually none).
   static void run_planes(U c, U h, U rows, U (&planes)[kRunPlanes]) {
-    const U zero(0u), top = xsimd::min(h, U(31u));  // walls (height 32) are never empty
-    for (int p = 0; p < kRunPlanes; ++p) planes[p] = U(open_run_plane(p)) << top;
-    U holes = ~c & ((U(1u) << top) - U(1u)) & rows;
+    const U zero(0u), top = h;  // walls (height 32): no plane bits and no holes
+    for (int p = 0; p < kRunPlanes; ++p) planes[p] = L::shl(U(open_run_plane(p)), top);
+    U holes = ~c & (L::shl(U(1u), top) - U(1u)) & rows;
     while (xsimd::any(holes != zero)) {
       const U lowest = holes & (zero - holes);
       const U run = holes & ~(holes + lowest);  // the lowest run of holes: the carry stops above it
       const U start = L::popcnt(lowest - U(1u));
-      for (int p = 0; p < kRunPlanes; ++p) planes[p] = planes[p] | ((U(open_run_plane(p)) << start) & run);
+      for (int p = 0; p < kRunPlanes; ++p) planes[p] = planes[p] | (L::shl(U(open_run_plane(p)), start) & run);
       holes = holes & ~run;
     }
   }
@@ -168,7 +168,7 @@ class DropPass {
       sum_holes = sum_holes + holes;
       sum_ct = sum_ct + L::popcnt(c ^ ((c << 1) | U(1u)));
       sum_depth = sum_depth + filled - L::popcnt(c & ~(c + U(1u)));
-      hole_rows = hole_rows | (L::below_top(c, h) & ~c);
+      hole_rows = hole_rows | ((L::shl(U(1u), h) - U(1u)) & ~c);  // walls: h = 32
       sum_rt = sum_rt + L::popcnt((l ^ c) & rows);
       if (want_wells) {
         U planes[kRunPlanes];
@@ -317,9 +317,9 @@ class DropPass {
       }
       const U yu = L::as_uint(y);
       U nc[Wd];
-      U full = (U(low_mask(o.height)) << yu) & loadu(left_and_ + base) & loadu(right_and_ + base + Wd);
+      U full = L::shl(U(low_mask(o.height)), yu) & loadu(left_and_ + base) & loadu(right_and_ + base + Wd);
       for (int i = 0; i < Wd; ++i) {
-        nc[i] = loadu(col_ + base + i) | (U(o.mask[i]) << yu);
+        nc[i] = loadu(col_ + base + i) | L::shl(U(o.mask[i]), yu);
         full = full & nc[i];
       }
       const I is_rare = ones_where((L::as_int(full) != izero) | (y + I(o.height) > I(quiet)));
@@ -356,8 +356,8 @@ class DropPass {
       if (groups & G_ROWS_WITH_HOLES) {
         U any(t_.hole_rows);
         for (int i = 0; i < Wd; ++i) {
-          const U below_run = (U(1u) << L::as_uint(y + I(bottom[i]))) - U(1u);
-          const U below_top = (U(1u) << L::as_uint(h[i])) - U(1u);
+          const U below_run = L::shl(U(1u), L::as_uint(y + I(bottom[i]))) - U(1u);
+          const U below_top = L::shl(U(1u), L::as_uint(h[i])) - U(1u);
           any = any | (below_run & ~below_top);
         }
         put(SLOT_ROWS_WITH_HOLES, L::as_int(L::popcnt(any)));
@@ -365,8 +365,8 @@ class DropPass {
       if (groups & G_ROW_TRANSITIONS) {
         U filled_sides = zero;  // 2 x Wd parts of at most 4 cells each: one reduction
         for (int i = 0; i < Wd; ++i) {
-          filled_sides = filled_sides + L::part(loadu(col_ + base + i - 1) & (U(side_left[i]) << yu));
-          filled_sides = filled_sides + L::part(loadu(col_ + base + i + 1) & (U(side_right[i]) << yu));
+          filled_sides = filled_sides + L::part(loadu(col_ + base + i - 1) & L::shl(U(side_left[i]), yu));
+          filled_sides = filled_sides + L::part(loadu(col_ + base + i + 1) & L::shl(U(side_right[i]), yu));
         }
         filled_sides = L::total(filled_sides);
         put(SLOT_ROW_TRANSITIONS, I(t_.rt + sides) - L::as_int(filled_sides + filled_sides));
@@ -411,10 +411,10 @@ class DropPass {
           for (int p = 0; p < kRunPlanes; ++p) planes[p] = loadu(planes_[p] + j);
         } else {
           const int i = k - 1;
-          const U below = (U(1u) << L::as_uint(y + I(bottom[i]))) - U(1u);
+          const U below = L::shl(U(1u), L::as_uint(y + I(bottom[i]))) - U(1u);
           const U top = L::as_uint(nh[i]);
           for (int p = 0; p < kRunPlanes; ++p)
-            planes[p] = (loadu(planes_[p] + j) & below) | (U(open_run_plane(p)) << top);
+            planes[p] = (loadu(planes_[p] + j) & below) | L::shl(U(open_run_plane(p)), top);
         }
         sum = sum + weigh(w[k] & w[k + 2] & ~w[k + 1] & rows, planes);
       }
@@ -452,7 +452,7 @@ class DropPass {
       I valid = k == 0 ? has_left : k == Wd ? has_right : I(-1);
       bump = bump + (xsimd::abs(d) & valid);
       const U idx = xsimd::min(L::as_uint(d + I(2)), U(5u));
-      seen = seen | ((U(1u) << idx) & L::as_uint(valid));
+      seen = seen | (L::shl(U(1u), idx) & L::as_uint(valid));
     }
     put(SLOT_BUMPINESS, bump);
     put(SLOT_DIVERSITY, L::as_int(L::popcnt(seen & U(0x1Fu))));
