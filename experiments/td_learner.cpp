@@ -1,9 +1,13 @@
 #include "td_learner.h"
 
+#include <algorithm>
 #include <array>
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <thread>
 
 #include "checked_number.h"
 #include "json_fields.h"
@@ -48,10 +52,18 @@ struct TdLearner::Slot {
   opt::Random random;
   Active prev;  // phi of the last afterstate (= board), valid when placed > 0
   std::vector<double> dense_trace;                              // (n) linear models
-  std::vector<std::pair<std::uint32_t, double>> sparse_trace;   // n-tuple network, one entry per index
-  std::vector<std::int32_t> trace_slot;                         // (n) entry of an index, or -1
-  std::vector<std::pair<std::uint32_t, double>> pending;        // this step's weight changes (n-tuple)
-  std::vector<double> dense_pending;                            // (n) the same, linear models
+  std::vector<double> dense_pending;                            // (n) this step's weight changes
+  // The n-tuple network's trace, one part per merge range (TdLearner::ranges_); the merge
+  // brings it up to date by replaying this step's updates (TdLearner::merge_range).
+  std::vector<TracePart> trace;
+  std::vector<std::int32_t> trace_slot;  // (n) entry of an index in its range's part, or -1
+  // (n) the number of the update that made an index's entry: the trace lists its entries by
+  // (born, tuple), which puts the parts back in one order (ordered_trace).
+  std::vector<std::uint32_t> born;
+  std::vector<Update> updates;           // this step's n-tuple updates and game starts, in order
+  std::vector<std::uint32_t> update_index;  // phi of the updates, one after another
+  std::vector<double> update_value;
+  std::uint32_t made = 0;  // n-tuple updates numbered so far
   std::vector<Episode> ended;                                   // this step's episodes
   Active next;                                                   // phi of the chosen afterstate
   std::unique_ptr<Searcher> searcher;                           // decides with V (ValueEvaluator)
@@ -67,6 +79,8 @@ TdLearner::TdLearner(const TdConfig& config, FeatureKernel kernel)
     opt::Random init{CounterRng{stream_key(config.seed ^ kInitStream, 0), 0}};
     for (std::size_t i = 0; i < n; ++i) w_[i] = init.uniform(-config.init_scale, config.init_scale);
   }
+  set_merge_ranges(1);  // until step() knows the threads
+  slot_claimed_ = std::vector<std::atomic<bool>>(static_cast<std::size_t>(config.games_per_step));
   const std::uint64_t explore_key = stream_key(config.seed ^ kExploreStream, 0);
   for (int s = 0; s < config.games_per_step; ++s) {
     auto slot = std::make_unique<Slot>();
@@ -93,9 +107,17 @@ void TdLearner::start_game(Slot& s, std::uint64_t game) const {
   s.placed = s.lines = 0;
   s.dense_trace.assign(dense_ ? w_.size() : 0, 0.0);
   if (s.dense_pending.size() != s.dense_trace.size()) s.dense_pending.assign(s.dense_trace.size(), 0.0);
-  for (const auto& entry : s.sparse_trace) s.trace_slot[entry.first] = -1;
-  s.sparse_trace.clear();
-  if (!dense_ && s.trace_slot.size() != w_.size()) s.trace_slot.assign(w_.size(), -1);
+  if (!dense_ && s.trace_slot.size() != w_.size()) {  // a new slot
+    s.trace_slot.assign(w_.size(), -1);
+    s.born.assign(w_.size(), 0);
+    s.trace.assign(ranges_.size(), {});
+  }
+}
+
+// The slot's next game, in a step: the n-tuple trace empties at this point of the replay.
+void TdLearner::next_game(Slot& s) const {
+  start_game(s, s.game + slots_.size());
+  if (!dense_) s.updates.push_back({0.0, 0, Update::kNewGame, 0});
 }
 
 void TdLearner::learn(Slot& s, double v_next, double reward, bool terminal) const {
@@ -113,38 +135,92 @@ void TdLearner::learn(Slot& s, double v_next, double reward, bool terminal) cons
     }
     return;
   }
-  // The dense update restricted to the nonzero entries: e_i = decay e_i, dropped below
-  // kTraceFloor, then e_i += phi_i; one entry per index, so the trace stays as small as the
-  // set of recently active weights.
-  std::size_t kept = 0;
-  for (auto& [index, e] : s.sparse_trace) {
-    e *= decay;
-    if (std::abs(e) >= kTraceFloor) {
-      s.trace_slot[index] = static_cast<std::int32_t>(kept);
-      s.sparse_trace[kept++] = {index, e};
-    } else {
-      s.trace_slot[index] = -1;
+  // The n-tuple trace and weights change in the merge, after the step (merge_range).
+  s.updates.push_back({coef, static_cast<std::uint32_t>(s.update_index.size()),
+                       static_cast<std::uint32_t>(prev.index.size()), s.made++});
+  s.update_index.insert(s.update_index.end(), prev.index.begin(), prev.index.end());
+  s.update_value.insert(s.update_value.end(), prev.value.begin(), prev.value.end());
+}
+
+// The n-tuple update (the dense one restricted to the nonzero entries): e_i = decay e_i,
+// dropped below kTraceFloor, then e_i += phi_i, and w_i += coef e_i for every entry; one entry
+// per index, so the trace stays as small as the set of recently active weights.  The trace
+// does not depend on w, so the step replays it here, after the decisions, one part per range
+// of weights: the entries of range r change only range r's weights, and each weight gets its
+// changes in slot order, then update order, however the ranges are cut and run.
+void TdLearner::merge_range(std::size_t r) {
+  const Range range = ranges_[r];
+  const double decay = config_.gamma * config_.lambda;
+  bool finite = true;
+  for (auto& slot : slots_) {
+    Slot& s = *slot;
+    TracePart& part = s.trace[r];
+    std::int32_t* at_slot = s.trace_slot.data();
+    std::uint32_t* born = s.born.data();
+    for (const Update& u : s.updates) {
+      if (u.count == Update::kNewGame) {
+        for (std::size_t i = 0; i < part.size; ++i) at_slot[part.index[i]] = -1;
+        part.size = 0;
+        continue;
+      }
+      // phi's entries in this range: a contiguous run, since phi lists one index per tuple, in
+      // tuple order, so its indices rise.  Entries below x: every tuple before x's table, and
+      // that table's own entry if it is below x.
+      const std::uint32_t* phi = s.update_index.data() + u.first;
+      const auto below = [&](std::uint32_t x, int table) -> std::size_t {
+        if (table >= static_cast<int>(u.count)) return u.count;
+        return static_cast<std::size_t>(table) + (phi[table] < x);
+      };
+      const std::size_t begin = below(range.lo, range.lo_table);
+      const std::uint32_t* phi_index = phi + begin;
+      const double* phi_value = s.update_value.data() + u.first + begin;
+      const std::size_t added = below(range.hi, range.hi_table) - begin;
+      for (std::size_t i = 0; i < added; ++i) __builtin_prefetch(&at_slot[phi_index[i]]);  // read below
+      const std::size_t n = part.size;
+      part.reserve(n + added);  // room for every index of phi to be new
+      std::uint32_t* index = part.index.data();
+      double* value = part.value.data();
+      // Branch-free (whether an entry is dropped or an index is new is data, and mispredicted
+      // as a branch): every entry is written at the end of what is kept, and the end advances
+      // only for a kept one.
+      std::size_t kept = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::uint32_t at = index[i];
+        const double e = value[i] * decay;
+        const bool keep = std::abs(e) >= kTraceFloor;
+        index[kept] = at;
+        value[kept] = e;
+        at_slot[at] = keep ? static_cast<std::int32_t>(kept) : -1;
+        kept += keep;
+      }
+      std::size_t size = kept;
+      for (std::size_t i = 0; i < added; ++i) {
+        const std::uint32_t at = phi_index[i];
+        const std::int32_t p = at_slot[at];
+        const bool fresh = p < 0;
+        const std::size_t pos = fresh ? size : static_cast<std::size_t>(p);
+        index[pos] = at;
+        value[pos] = fresh ? phi_value[i] : value[pos] + phi_value[i];
+        born[at] = fresh ? u.number : born[at];
+        at_slot[at] = static_cast<std::int32_t>(pos);
+        size += fresh;
+      }
+      part.size = size;
+      for (std::size_t i = 0; i < size; ++i) {
+        const double dw = u.coef * value[i];
+        w_[index[i]] += dw;
+        finite &= std::isfinite(w_[index[i]]);
+      }
     }
   }
-  s.sparse_trace.resize(kept);
-  for (std::size_t i = 0; i < prev.index.size(); ++i) {
-    const std::uint32_t index = prev.index[i];
-    if (s.trace_slot[index] >= 0) {
-      s.sparse_trace[static_cast<std::size_t>(s.trace_slot[index])].second += prev.value[i];
-    } else {
-      s.trace_slot[index] = static_cast<std::int32_t>(s.sparse_trace.size());
-      s.sparse_trace.emplace_back(index, prev.value[i]);
-    }
-  }
-  for (const auto& [index, e] : s.sparse_trace) s.pending.emplace_back(index, coef * e);
+  range_finite_[r] = finite;
 }
 
 void TdLearner::advance(Slot& s) const {
-  const std::uint64_t stride = slots_.size();
   for (int p = 0; p < config_.pieces_per_step; ++p) {
     if (config_.max_pieces_per_game > 0 && s.placed >= config_.max_pieces_per_game) {
       s.ended.push_back({s.game, s.lines, s.placed, true});
-      start_game(s, s.game + stride);
+      next_game(s);
     }
     const Piece piece = s.stream.next();
     Decision d;
@@ -162,7 +238,7 @@ void TdLearner::advance(Slot& s) const {
     s.lines += d.lines;
     if (d.game_over) {
       s.ended.push_back({s.game, s.lines, s.placed, false});
-      start_game(s, s.game + stride);
+      next_game(s);
     } else {
       s.board = d.board;
       std::swap(s.prev, s.next);
@@ -170,21 +246,215 @@ void TdLearner::advance(Slot& s) const {
   }
 }
 
+// One range per task of play_and_merge, cut so that the ranges cost about the same to replay: a range's cost
+// is its trace entries (over every slot, now) plus, for each tuple, its phi entries, which
+// cost about as much as kPhiEntries trace entries per slot each (fitted to replay times on
+// 6x8; an estimate only).  A tuple's phi cost is spread over its entries, and the cuts are the
+// weighted quantiles of the entries' indices, so a cut may fall inside a table, which balances
+// boards with few tables.  With an empty trace the cuts fall between tables, at equal tuple
+// counts.  Where the cuts fall changes only which thread updates an entry, never a value or
+// the order of the changes to a weight.  The trace parts are cut again (between steps, when
+// every update has been replayed).
+void TdLearner::set_merge_ranges(int count) {
+  if (dense_) {
+    ranges_.assign(1, {0, 0, 0, 0});
+    range_finite_.assign(1, 1);
+    return;
+  }
+  constexpr double kPhiEntries = 6.0;
+  const NTupleNetwork& net = static_cast<const NTupleModel&>(*model_).network();
+  const int tuples = net.tuple_count();
+  const auto size = static_cast<std::uint32_t>(w_.size());
+  const auto table_of = [&](std::uint32_t index) {
+    int t = tuples - 1;
+    while (net.table_offset(t) > index) --t;
+    return t;
+  };
+  std::vector<std::vector<TraceEntry>> traces;
+  std::vector<std::uint32_t> indices;  // of every live entry, every slot
+  std::vector<double> entries(static_cast<std::size_t>(tuples), 0.0);
+  for (const auto& slot : slots_) {
+    traces.push_back(ordered_trace(*slot));
+    for (const TraceEntry& e : traces.back()) {
+      indices.push_back(e.index);
+      entries[static_cast<std::size_t>(table_of(e.index))] += 1;
+    }
+  }
+  count = std::clamp(count, 1, static_cast<int>(size));
+  std::vector<std::uint32_t> cuts;  // the lo of ranges 1 .. count-1
+  if (indices.empty()) {
+    for (int r = 1; r < count; ++r) cuts.push_back(net.table_offset(std::min(r * tuples / count, tuples - 1)));
+  } else {
+    std::sort(indices.begin(), indices.end());
+    const double phi_weight = kPhiEntries * static_cast<double>(slots_.size());
+    const auto weight = [&](std::uint32_t index) {
+      const std::size_t t = static_cast<std::size_t>(table_of(index));
+      return 1.0 + phi_weight / entries[t];
+    };
+    double total = 0;
+    for (const std::uint32_t index : indices) total += weight(index);
+    double upto = 0;
+    std::size_t i = 0;
+    for (int r = 1; r < count; ++r) {
+      while (i < indices.size() && upto + weight(indices[i]) / 2 < total * r / count) upto += weight(indices[i++]);
+      cuts.push_back(i < indices.size() ? indices[i] : size);
+    }
+  }
+  ranges_.clear();
+  std::uint32_t lo = 0;
+  for (int r = 0; r < count; ++r) {
+    // Cuts only rise (quantiles of sorted indices); a repeated cut leaves a range empty.
+    const std::uint32_t hi = r + 1 < count ? std::max(lo, cuts[static_cast<std::size_t>(r)]) : size;
+    ranges_.push_back({lo, hi, lo == size ? tuples : table_of(lo), hi == size ? tuples : table_of(hi)});
+    lo = hi;
+  }
+  range_finite_.assign(ranges_.size(), 1);
+  range_claimed_ = std::vector<std::atomic<bool>>(ranges_.size());
+  for (std::size_t k = 0; k < slots_.size(); ++k) set_trace(*slots_[k], traces[k]);
+}
+
+// The trace in the order its entries were made: the parts merged by (born, tuple), since an
+// update makes its entries in tuple order.
+std::vector<TdLearner::TraceEntry> TdLearner::ordered_trace(const Slot& s) const {
+  struct Keyed {
+    std::uint64_t key;
+    TraceEntry entry;
+  };
+  std::vector<Keyed> keyed;
+  if (!dense_) {
+    const NTupleNetwork& net = static_cast<const NTupleModel&>(*model_).network();
+    for (const TracePart& part : s.trace)
+      for (std::size_t i = 0; i < part.size; ++i) {
+        const std::uint32_t index = part.index[i];
+        std::uint64_t tuple = static_cast<std::uint64_t>(net.tuple_count()) - 1;
+        while (net.table_offset(static_cast<int>(tuple)) > index) --tuple;
+        keyed.push_back({static_cast<std::uint64_t>(s.born[index]) << 8 | tuple, {index, part.value[i]}});
+      }
+  }
+  std::sort(keyed.begin(), keyed.end(), [](const Keyed& a, const Keyed& b) { return a.key < b.key; });
+  std::vector<TraceEntry> out;
+  for (const Keyed& k : keyed) out.push_back(k.entry);
+  return out;
+}
+
+// Puts `entries` (in the order they were made) into the slot's trace parts, range by range.
+void TdLearner::set_trace(Slot& s, const std::vector<TraceEntry>& entries) const {
+  for (const TracePart& part : s.trace)
+    for (std::size_t i = 0; i < part.size; ++i) s.trace_slot[part.index[i]] = -1;
+  s.trace.assign(ranges_.size(), {});
+  for (const TraceEntry& e : entries) {
+    std::size_t r = 0;
+    while (r + 1 < ranges_.size() && e.index >= ranges_[r + 1].lo) ++r;
+    TracePart& part = s.trace[r];
+    part.reserve(part.size + 1);
+    part.index[part.size] = e.index;
+    part.value[part.size] = e.value;
+    s.trace_slot[e.index] = static_cast<std::int32_t>(part.size++);
+  }
+}
+
+// Numbers the slot's entries 0, 1, ... in the order of `entries` (its trace), and the next
+// updates from there: after a restore, and before update numbers could wrap.
+void TdLearner::renumber(Slot& s, const std::vector<TraceEntry>& entries) const {
+  for (std::size_t j = 0; j < entries.size(); ++j) s.born[entries[j].index] = static_cast<std::uint32_t>(j);
+  s.made = static_cast<std::uint32_t>(entries.size());
+}
+
+// The step's parallel work, in one region of the pool (each region costs a hand-over to the
+// pool's threads, and the step would need two), one task per thread:
+//  - play: task t plays its own block of slots (t * S / T ..), then what is left of the other
+//    blocks from their far ends, each slot claimed once.  Which thread plays a slot changes
+//    no result; keeping the same slots on the same thread from step to step keeps their
+//    searcher's blocks and boards in its cache (one task per slot would move them at random);
+//  - wait until every slot is played: a task waits only for slots that other, running tasks
+//    have claimed, so a task that runs alone plays them all and never waits;
+//  - merge (n-tuple): each task replays its own range first, then any range still unclaimed.
+void TdLearner::play_and_merge(std::size_t tasks) {
+  const std::size_t n = slots_.size(), ranges = dense_ ? 0 : ranges_.size();
+  if (tasks <= 1) {
+    for (auto& slot : slots_) advance(*slot);
+    for (std::size_t r = 0; r < ranges; ++r) merge_range(r);
+    return;
+  }
+  for (auto& c : slot_claimed_) c.store(false, std::memory_order_relaxed);
+  for (auto& c : range_claimed_) c.store(false, std::memory_order_relaxed);
+  played_.store(0, std::memory_order_relaxed);
+  pool_->for_each(static_cast<std::int64_t>(tasks), [&](std::int64_t t) {
+    const std::size_t own = static_cast<std::size_t>(t);
+    const auto play = [&](std::size_t i) {
+      if (slot_claimed_[i].exchange(true, std::memory_order_relaxed)) return;
+      struct Played {  // counted even if advance throws, so that no task waits forever
+        std::atomic<std::size_t>& played;
+        ~Played() { played.fetch_add(1, std::memory_order_release); }
+      } counted{played_};
+      advance(*slots_[i]);
+    };
+    for (std::size_t i = own * n / tasks; i < (own + 1) * n / tasks; ++i) play(i);
+    for (std::size_t k = 1; k < tasks; ++k) {
+      const std::size_t other = (own + k) % tasks;
+      for (std::size_t i = (other + 1) * n / tasks; i-- > other * n / tasks;) play(i);
+    }
+    if (ranges == 0) return;
+    for (int spins = 0; played_.load(std::memory_order_acquire) < n; spins = std::min(spins + 1, 1000)) {
+#if defined(__x86_64__)
+      __builtin_ia32_pause();  // lets a hypervisor see the spin and run the thread waited for
+#endif
+      if (spins == 1000) std::this_thread::yield();  // about 20 us: the other thread is not running
+    }
+    for (std::size_t k = 0; k < ranges; ++k) {
+      const std::size_t r = (own + k) % ranges;
+      if (!range_claimed_[r].exchange(true, std::memory_order_relaxed)) merge_range(r);
+    }
+  });
+}
+
 std::vector<Episode> TdLearner::step(int threads) {
   if (!pool_ || pool_threads_ != threads) {
     pool_ = std::make_unique<IndexPool>(threads);
     pool_threads_ = threads;
+    pool_threads_count_ = thread_count(threads);
+    set_merge_ranges(std::min(pool_threads_count_, config_.games_per_step));  // one per task
+  } else if (ranges_.size() > 1 && steps_ % kRebalanceSteps == 0) {
+    set_merge_ranges(static_cast<int>(ranges_.size()));  // the traces have grown since
   }
-  pool_->for_each(static_cast<std::int64_t>(slots_.size()),
-                  [&](std::int64_t i) { advance(*slots_[static_cast<std::size_t>(i)]); });
-  std::vector<Episode> ended;
-  bool finite = true;
-  for (auto& slot : slots_) {  // slot order: the sums do not depend on the threads
-    for (const auto& [index, dw] : slot->pending) {
-      w_[index] += dw;
-      finite = finite && std::isfinite(w_[index]);
+  // Several threads wait for each other at every step and share the weights they update, so
+  // on a shared virtual machine, whose two vCPUs may be placed on one core or on distant ones,
+  // two threads can be slower than one (measured on this project's 2-vCPU machine).  So the
+  // step times itself: at the end of every pace cycle, kPaceProbe steps in the mode in use, then
+  // kPaceProbe steps in the other, and the faster is kept; the cycle doubles (up to
+  // kPaceCycleMax) while the mode in use stays the faster, so a steady machine is rarely
+  // probed.  Timing chooses only how many threads play; the results never depend on it.
+  const std::size_t most = std::min(static_cast<std::size_t>(pool_threads_count_), slots_.size());
+  if (most <= 1) {
+    play_and_merge(1);
+  } else {
+    const std::int64_t left = pace_cycle_ - pace_step_++;  // steps to the end of the cycle
+    const bool measure = left <= 2 * kPaceProbe, probe = left <= kPaceProbe;
+    const bool parallel = parallel_ != probe;
+    const auto start = std::chrono::steady_clock::now();
+    play_and_merge(parallel ? most : 1);
+    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+    if (measure) pace_seconds_[parallel] += took.count();
+    if (left == 1) {
+      const bool faster = pace_seconds_[1] <= pace_seconds_[0];
+      pace_cycle_ = faster == parallel_ ? std::min(2 * pace_cycle_, kPaceCycleMax) : kPaceCycle;
+      parallel_ = faster;
+      pace_step_ = 0;
+      pace_seconds_[0] = pace_seconds_[1] = 0;
     }
-    slot->pending.clear();
+  }
+  if (!dense_) {
+    for (auto& slot : slots_) {
+      slot->updates.clear();
+      slot->update_index.clear();
+      slot->update_value.clear();
+      if (slot->made >= kRenumberAt) renumber(*slot, ordered_trace(*slot));
+    }
+  }
+  bool finite = true;
+  for (const char f : range_finite_) finite = finite && f;
+  std::vector<Episode> ended;
+  for (auto& slot : slots_) {  // slot order: the sums do not depend on the threads
     for (std::size_t i = 0; i < slot->dense_pending.size(); ++i) {
       w_[i] += slot->dense_pending[i];
       slot->dense_pending[i] = 0.0;
@@ -211,7 +481,7 @@ Json TdLearner::state() const {
   Json slots = Json::array();
   for (const auto& s : slots_) {
     Json sparse = Json::array();
-    for (const auto& [index, e] : s->sparse_trace) sparse.push_back({index, e});
+    for (const TraceEntry& e : ordered_trace(*s)) sparse.push_back({e.index, e.value});
     slots.push_back({{"game", s->game},
                      {"stream", {s->stream.rng.key, s->stream.rng.counter, s->stream.bag, s->stream.bag_left}},
                      {"board", std::vector<Word>(s->board.cols.begin(), s->board.cols.end())},
@@ -272,13 +542,18 @@ void TdLearner::restore(const Json& j) {
     s->dense_trace = opt::json_reals(member(js, "dense_trace"), dense_ ? w_.size() : 0, "slots.dense_trace");
     const Json& sparse = member(js, "sparse_trace");
     if (!sparse.is_array() || (dense_ && !sparse.empty())) throw InputError("slots.sparse_trace: bad trace");
+    std::vector<TraceEntry> entries;
     for (const Json& e : sparse) {
       if (!e.is_array() || e.size() != 2) throw InputError("slots.sparse_trace: expected [index, value] pairs");
       const auto index = static_cast<std::uint32_t>(
           opt::json_integer(e[0], 0, static_cast<std::int64_t>(w_.size()) - 1, "slots.sparse_trace index"));
       if (s->trace_slot[index] >= 0) throw InputError("slots.sparse_trace: a repeated index");
-      s->trace_slot[index] = static_cast<std::int32_t>(s->sparse_trace.size());
-      s->sparse_trace.emplace_back(index, opt::json_real(e[1], -HUGE_VAL, HUGE_VAL, "slots.sparse_trace value"));
+      s->trace_slot[index] = 0;  // seen (set_trace sets every entry's place)
+      entries.push_back({index, opt::json_real(e[1], -HUGE_VAL, HUGE_VAL, "slots.sparse_trace value")});
+    }
+    if (!dense_) {
+      set_trace(*s, entries);
+      renumber(*s, entries);
     }
     restored.push_back(std::move(s));
   }

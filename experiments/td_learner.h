@@ -24,16 +24,20 @@
 //
 // Batches.  `games_per_step` games (slots) each place `pieces_per_step` pieces per step with
 // the weights frozen; then every slot's updates are added to w in slot order.  Slots run in
-// parallel and the result does not depend on the thread count.  With 1 x 1 this is plain
-// online TD.  Slot s plays games s, s + B, s + 2B, ... (B = games_per_step); game g's pieces
-// come from PieceStream::make(generator, seed, g).  Initial weights: linear models uniform in
-// [-init_scale, init_scale) from the stream keyed by (seed xor kInitStream, 0) (article 2
-// starts from small random values); the n-tuple network from 0.  Slot s explores with its own
-// stream, keyed by (seed xor kExploreStream, 0, s).  Weights that stop being finite end the
-// run with an error.  rules.lookahead must be 0.
+// parallel and the result does not depend on the thread count.  The n-tuple traces do not
+// depend on w, so a slot only records its updates (coef and phi) while it plays; after the
+// decisions they are replayed, trace and weights together, by ranges of tables, one range per
+// thread: each weight still gets its changes in slot order, then update order.  With 1 x 1
+// this is plain online TD.  Slot s plays games s, s + B, s + 2B, ... (B = games_per_step);
+// game g's pieces come from PieceStream::make(generator, seed, g).  Initial weights: linear
+// models uniform in [-init_scale, init_scale) from the stream keyed by (seed xor kInitStream,
+// 0) (article 2 starts from small random values); the n-tuple network from 0.  Slot s explores
+// with its own stream, keyed by (seed xor kExploreStream, 0, s).  Weights that stop being
+// finite end the run with an error.  rules.lookahead must be 0.
 #pragma once
 
 #include <Eigen/Dense>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -114,6 +118,49 @@ class TdLearner {
 
  private:
   struct Slot;
+  // An n-tuple update made in a step: coef and phi (`count` entries from `first` of the slot's
+  // update lists), or the start of a new game (count == kNewGame), which empties the trace.
+  struct Update {
+    static constexpr std::uint32_t kNewGame = 0xFFFFFFFFu;
+    double coef;
+    std::uint32_t first, count;
+    std::uint32_t number;  // of the update in its slot (Slot::born)
+  };
+  static constexpr std::uint32_t kRenumberAt = 1u << 31;  // update numbers stay below 2^32
+  static constexpr std::int64_t kRebalanceSteps = 256;    // the merge ranges are cut again this often
+  // step(): one thread or several (pace cycles of kPaceCycle .. kPaceCycleMax steps)
+  static constexpr std::int64_t kPaceCycle = 512, kPaceCycleMax = 16 * kPaceCycle, kPaceProbe = 64;
+  // One merge range's part of a slot's n-tuple trace: entries [0, size) of the arrays, in the
+  // order they were made.  The arrays only grow (the replay writes every entry it makes room
+  // for before reading it), so a replayed update costs no allocation or clearing.
+  struct TracePart {
+    std::vector<std::uint32_t> index;
+    std::vector<double> value;
+    std::size_t size = 0;
+    void reserve(std::size_t n) {
+      if (index.size() < n) {
+        index.resize(2 * n);
+        value.resize(2 * n);
+      }
+    }
+  };
+  struct TraceEntry {
+    std::uint32_t index;
+    double value;
+  };
+  // Weights [lo, hi); lo lies in table lo_table, hi in hi_table (the tuple count when hi is
+  // the network's size).  A cut may fall inside a table.
+  struct Range {
+    std::uint32_t lo, hi;
+    int lo_table, hi_table;
+  };
+  void set_merge_ranges(int count);
+  void merge_range(std::size_t r);
+  std::vector<TraceEntry> ordered_trace(const Slot& s) const;
+  void set_trace(Slot& s, const std::vector<TraceEntry>& entries) const;
+  void renumber(Slot& s, const std::vector<TraceEntry>& entries) const;
+  void next_game(Slot& s) const;
+  void play_and_merge(std::size_t tasks);
   void advance(Slot& s) const;
   void start_game(Slot& s, std::uint64_t game) const;
   void learn(Slot& s, double v_next, double reward, bool terminal) const;
@@ -126,7 +173,18 @@ class TdLearner {
   std::vector<double> w_;
   std::vector<std::unique_ptr<Slot>> slots_;
   std::unique_ptr<IndexPool> pool_;
-  int pool_threads_ = -1;
+  int pool_threads_ = -1;        // as asked (0: every core)
+  int pool_threads_count_ = 1;   // as run
+  // play_and_merge's claims of this step: slots, merge ranges, and the slots played.
+  std::vector<std::atomic<bool>> slot_claimed_, range_claimed_;
+  std::atomic<std::size_t> played_{0};
+  bool parallel_ = true;               // step() plays on several threads (else one) ...
+  double pace_seconds_[2] = {0, 0};    // ... the time of this cycle's probe steps in each mode,
+  std::int64_t pace_cycle_ = kPaceCycle, pace_step_ = 0;  // and the cycle's length and step
+  // The n-tuple merge's ranges (one per task of play_and_merge) and whether each range's weights
+  // stayed finite in the last step.
+  std::vector<Range> ranges_;
+  std::vector<char> range_finite_;
   std::int64_t pieces_ = 0, lines_ = 0, episodes_ = 0, steps_ = 0;
 };
 

@@ -98,15 +98,34 @@ void NTupleModel::active(const CandidateBlock& block, int k, Active& out) const 
   of_board(block.board(k), out);
 }
 
+NTupleModel::NTupleModel(Geometry g, FeatureKernel kernel) : network_(g) {
+  const std::string_view family = [&] {
+    for (const KernelVariant& v : kernel_variants())
+      if (v.kernel == kernel) return v.name;
+    return std::string_view{};
+  }();
+  network_.set_kernel(family == "avx512" ? NTupleKernel::avx512 : NTupleKernel::scalar);
+}
+
+// Terminal candidates are skipped: 0, which callers ignore.  Summed from 0 in tuple order with
+// weight x 1, so the same as Active::dot.
 void NTupleModel::values(const CandidateBlock& block, const std::vector<double>& w, double* out) const {
-  std::uint32_t idx[3 * kMaxWidth];
-  for (int k = 0; k < block.count; ++k) {
-    if (block.terminal[k]) continue;
-    network_.indices(block.board(k), idx);
-    double v = 0.0;  // the order of Active::dot
-    for (int t = 0; t < network_.tuple_count(); ++t) v += w[idx[t]];
-    out[k] = v;
-  }
+  network_.block_values(block.cols.data(), kBlockCapacity, block.count, block.terminal.data(), w.data(), out, nullptr);
+}
+
+void NTupleModel::values(const CandidateBlock& block, const std::vector<double>& w, double* out,
+                         RatedBlock& rated) const {
+  rated.index.resize(static_cast<std::size_t>(network_.tuple_count()) * kBlockCapacity);
+  network_.block_values(block.cols.data(), kBlockCapacity, block.count, block.terminal.data(), w.data(), out,
+                        rated.index.data());
+}
+
+void NTupleModel::active_rated(const CandidateBlock&, int k, const RatedBlock& rated, Active& out) const {
+  const std::size_t m = static_cast<std::size_t>(network_.tuple_count());
+  out.index.resize(m);
+  out.value.assign(m, 1.0);
+  out.norm2 = static_cast<double>(m);
+  for (std::size_t t = 0; t < m; ++t) out.index[t] = rated.index[t * kBlockCapacity + static_cast<std::size_t>(k)];
 }
 
 Policy NTupleModel::policy(const std::vector<double>& w, const std::string& name) const {
@@ -123,19 +142,19 @@ std::string NTupleModel::name() const { return "ntuple-" + std::string(kNTupleLa
 
 void ValueEvaluator::score(CandidateBlock& block) const {
   model_.prepare(block);
-  model_.values(block, w_, block.score.data());
+  model_.values(block, w_, block.score.data(), rated_);
   for (int k = 0; k < block.count; ++k)
     block.score[k] = block.value(MOVE_LINES, k) + (block.terminal[k] ? 0.0 : block.score[k]);
 }
 
 void ValueEvaluator::chosen(const CandidateBlock& block, int k) const {
-  if (!block.terminal[k]) model_.active(block, k, *afterstate_);
+  if (!block.terminal[k]) model_.active_rated(block, k, rated_, *afterstate_);
 }
 
 std::unique_ptr<ValueModel> make_value_model(const std::string& model, Geometry g, FeatureKernel kernel) {
   if (model == "ntuple") {
     if (const std::string why = check_geometry(g); !why.empty()) throw InputError("td: " + why);
-    return std::make_unique<NTupleModel>(g);
+    return std::make_unique<NTupleModel>(g, kernel);
   }
   return std::make_unique<LinearModel>(model, g, kernel);
 }

@@ -33,15 +33,27 @@ struct Active {
   }
 };
 
+// What values() keeps about the block it rated for active_rated(), so that the chosen
+// candidate's features are not computed twice.  One per searcher (ValueEvaluator owns it).
+struct RatedBlock {
+  std::vector<std::uint32_t> index;  // n-tuple: (tuple_count, kBlockCapacity) indices, tuple-major
+};
+
 class ValueModel {
  public:
   virtual ~ValueModel() = default;
   virtual std::size_t size() const = 0;                       // weights
   virtual void prepare(CandidateBlock& block) const = 0;      // once per materialized block
+  // Features of candidate k, computed from the block (the reference).
   virtual void active(const CandidateBlock& block, int k, Active& out) const = 0;
   // V of every candidate (after prepare()); the same sums as Active::dot.  Terminal
   // candidates get some value that callers ignore.
   virtual void values(const CandidateBlock& block, const std::vector<double>& w, double* out) const = 0;
+  // values(), keeping in `rated` what active_rated() reads.
+  virtual void values(const CandidateBlock& block, const std::vector<double>& w, double* out,
+                      RatedBlock& rated) const = 0;
+  // active() of a non-terminal candidate of the block the last values(..., rated) call rated.
+  virtual void active_rated(const CandidateBlock& block, int k, const RatedBlock& rated, Active& out) const = 0;
   virtual void of_board(const Board& board, Active& out) const = 0;  // the same, for one board
   virtual Policy policy(const std::vector<double>& w, const std::string& name) const = 0;
   virtual std::string name() const = 0;  // "td44", "bertsekas" or "ntuple-v1"
@@ -60,6 +72,13 @@ class LinearModel final : public ValueModel {
   void prepare(CandidateBlock& block) const override;
   void active(const CandidateBlock& block, int k, Active& out) const override;
   void values(const CandidateBlock& block, const std::vector<double>& w, double* out) const override;
+  // The features are the block's kernel slots, which prepare() computed: nothing to keep.
+  void values(const CandidateBlock& block, const std::vector<double>& w, double* out, RatedBlock&) const override {
+    values(block, w, out);
+  }
+  void active_rated(const CandidateBlock& block, int k, const RatedBlock&, Active& out) const override {
+    active(block, k, out);
+  }
   void of_board(const Board& board, Active& out) const override;
   Policy policy(const std::vector<double>& w, const std::string& name) const override;
   std::string name() const override { return std::string(set_->name); }
@@ -75,12 +94,19 @@ class LinearModel final : public ValueModel {
 
 class NTupleModel final : public ValueModel {
  public:
-  explicit NTupleModel(Geometry g) : network_(g) {}
+  // The network's block kernel (ntuple.h) follows the feature kernel: AVX-512 with the avx512
+  // kernel (if the CPU has all it needs), else scalar, so `--kernel` picks both.
+  NTupleModel(Geometry g, FeatureKernel kernel);
   std::size_t size() const override { return network_.size(); }
   void prepare(CandidateBlock&) const override {}
   void active(const CandidateBlock& block, int k, Active& out) const override;
   void values(const CandidateBlock& block, const std::vector<double>& w, double* out) const override;
+  void values(const CandidateBlock& block, const std::vector<double>& w, double* out,
+              RatedBlock& rated) const override;
+  // Copies the indices values() computed: the same as active().
+  void active_rated(const CandidateBlock& block, int k, const RatedBlock& rated, Active& out) const override;
   void of_board(const Board& board, Active& out) const override;
+  const NTupleNetwork& network() const { return network_; }
   Policy policy(const std::vector<double>& w, const std::string& name) const override;
   std::string name() const override;
 
@@ -92,7 +118,8 @@ class NTupleModel final : public ValueModel {
 // q_k = r_k + V(s'_k), and a game-ending placement (a terminal afterstate, value 0) q_k = r_k.
 // Reads `w` at every call, so it follows the learner's weights.  When the searcher has chosen,
 // the active features of the chosen afterstate go to `*afterstate` (untouched if it is
-// terminal).
+// terminal), from what scoring the block kept (the searcher always scores a block before it
+// tells the choice in it).  One per searcher: it keeps that scratch.
 class ValueEvaluator final : public Evaluator {
  public:
   ValueEvaluator(const ValueModel& model, const std::vector<double>& w, Active* afterstate)
@@ -104,6 +131,7 @@ class ValueEvaluator final : public Evaluator {
   const ValueModel& model_;
   const std::vector<double>& w_;
   Active* afterstate_;
+  mutable RatedBlock rated_;  // of the last block scored
 };
 
 // "ntuple" makes an NTupleModel, anything else a LinearModel of that feature set.

@@ -1,9 +1,12 @@
 // The n-tuple network (engine/policy/ntuple.h): its indices against a cell-by-cell reference on
-// hand-made and random boards, the table layout, its weights file (round trip and every
-// error), and play through the NTupleEvaluator.
+// hand-made and random boards, its block kernels against indices() on random blocks, the table
+// layout, its weights file (round trip and every error), and play through the NTupleEvaluator.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
+#include <cmath>
+#include <limits>
 #include <random>
 
 #include "evaluator.h"
@@ -104,6 +107,93 @@ TEST(NTuple, IndicesMatchReferenceOnRandomBoards) {
   }
 }
 
+// A random board of g whose columns are at most H high, with random holes: the boards the
+// tables are made for.  `tall` columns may also stand above H, up to all 32 bits of a word
+// (terminal candidates under `clear-first`), which only a skipped board may have.
+Board random_board(std::mt19937_64& rng, Geometry g, bool tall = false) {
+  Board b;
+  const int fill = static_cast<int>(rng() % 100);
+  for (int c = 0; c < g.width; ++c) {
+    const int limit = tall ? 32 : g.height;
+    // Low stacks often, so that the surface windows reach below the floor.
+    const int top = rng() % 4 == 0 ? static_cast<int>(rng() % 5)
+                                   : static_cast<int>(rng() % static_cast<std::uint64_t>(limit + 1));
+    for (int r = 0; r < top; ++r)
+      if (static_cast<int>(rng() % 100) < fill || r == top - 1) b.cols[c] |= Word{1} << r;
+  }
+  return b;
+}
+
+std::vector<NTupleKernel> supported_kernels() {
+  std::vector<NTupleKernel> out;
+  for (NTupleKernel k : {NTupleKernel::scalar, NTupleKernel::avx512})
+    if (ntuple_kernel_supported(k)) out.push_back(k);
+  return out;
+}
+
+// block_values against indices() and value() board by board, for every kernel the CPU has:
+// random blocks of every size (strides that are and are not multiples of 16), random skips
+// (skipped boards may be tall, so reading their weights would leave the tables), random
+// weights; values compared bit for bit, and nothing at or past `count` is touched.
+TEST(NTuple, BlockValuesMatchIndicesOnRandomBlocks) {
+  std::mt19937_64 rng(11);
+  if (!ntuple_kernel_supported(NTupleKernel::avx512)) GTEST_LOG_(INFO) << "no AVX-512 here: scalar kernel only";
+  for (Geometry g : {Geometry{4, 4}, Geometry{6, 8}, Geometry{10, 10}, Geometry{10, 20}, Geometry{16, 28}}) {
+    NTupleNetwork net(g);
+    for (double& w : net.weights()) w = std::ldexp(static_cast<double>(rng() % 2000001) - 1e6, -20);
+    const int m = net.tuple_count();
+    for (int trial = 0; trial < 300; ++trial) {
+      const int stride = trial % 3 == 0 ? 37 : 64;
+      const int count = 1 + static_cast<int>(rng() % static_cast<std::uint64_t>(stride));
+      const bool skips = trial % 5 != 0;  // else no skip array: every board is rated
+      std::vector<Word> cols(static_cast<std::size_t>(kMaxWidth * stride), 0);
+      std::vector<Board> boards(static_cast<std::size_t>(count));
+      bool skip[64] = {};
+      for (int k = 0; k < count; ++k) {
+        skip[k] = skips && rng() % 4 == 0;
+        boards[k] = random_board(rng, g, skip[k] && rng() % 2 == 0);
+        for (int c = 0; c < g.width; ++c) cols[static_cast<std::size_t>(c * stride + k)] = boards[k].cols[c];
+      }
+      for (NTupleKernel kernel : supported_kernels()) {
+        net.set_kernel(kernel);
+        ASSERT_EQ(net.kernel(), kernel);
+        constexpr std::uint32_t kUntouched = 0xDEADBEEF;
+        std::vector<double> out(static_cast<std::size_t>(stride) + 1, -7.0);
+        std::vector<std::uint32_t> idx(static_cast<std::size_t>(m * stride) + 1, kUntouched);
+        net.block_values(cols.data(), stride, count, skips ? skip : nullptr, net.weights().data(), out.data(),
+                         idx.data());
+        for (int k = 0; k < count; ++k) {
+          if (skip[k]) {
+            ASSERT_EQ(out[k], 0.0);
+            continue;
+          }
+          std::uint32_t expected[3 * kMaxWidth];
+          net.indices(boards[k], expected);
+          for (int t = 0; t < m; ++t)
+            ASSERT_EQ(idx[static_cast<std::size_t>(t * stride + k)], expected[t])
+                << g.width << "x" << g.height << " trial " << trial << " board " << k << " tuple " << t;
+          // Bit for bit: the same weights added in the same order.
+          ASSERT_EQ(std::bit_cast<std::uint64_t>(out[k]), std::bit_cast<std::uint64_t>(net.value(boards[k])))
+              << g.width << "x" << g.height << " trial " << trial << " board " << k;
+        }
+        for (std::size_t k = static_cast<std::size_t>(count); k < out.size(); ++k) ASSERT_EQ(out[k], -7.0);
+        for (int t = 0; t < m; ++t)
+          for (int k = count; k < stride; ++k) ASSERT_EQ(idx[static_cast<std::size_t>(t * stride + k)], kUntouched);
+        ASSERT_EQ(idx.back(), kUntouched);
+      }
+    }
+  }
+}
+
+TEST(NTuple, KernelChoice) {
+  NTupleNetwork net(Geometry{10, 10});
+  EXPECT_EQ(net.kernel(), best_ntuple_kernel());
+  net.set_kernel(NTupleKernel::scalar);
+  EXPECT_EQ(net.kernel(), NTupleKernel::scalar);
+  net.set_kernel(NTupleKernel::avx512);  // falls back to scalar on a CPU without AVX-512
+  EXPECT_EQ(net.kernel(), ntuple_kernel_supported(NTupleKernel::avx512) ? NTupleKernel::avx512 : NTupleKernel::scalar);
+}
+
 Policy random_network(Geometry g, std::uint64_t seed) {
   auto net = std::make_shared<NTupleNetwork>(g);
   std::mt19937_64 rng(seed);
@@ -166,20 +256,33 @@ TEST(NTupleFile, PlaysOnlyItsBoard) {
   EXPECT_THROW(check_dimension(p, Geometry{7, 8}), PolicyError);
 }
 
-// The evaluator rates a candidate lines + V(board) exactly as the network does.
+// The evaluator rates a candidate lines + V(board) exactly as the network does, with every
+// kernel of the network, on hand-made and random boards (game-ending candidates -infinity).
 TEST(NTupleEvaluator, ScoresAreLinesPlusValue) {
   const Geometry g{10, 10};
   const Policy p = random_network(g, 6);
-  const NTupleEvaluator ev(p);
   auto block = std::make_unique<CandidateBlock>();
-  const Board b = board_from_rows({"#.........", "#...#.#...", "##.##..#..", "#########."});
-  for (Piece piece : {I, T, L}) {
-    materialize(*block, b, piece, g, Overflow::strict);
-    ev.score(*block);
-    for (int k = 0; k < block->count; ++k) {
-      if (block->terminal[k]) continue;
-      EXPECT_EQ(block->score[k], block->value(MOVE_LINES, k) + p.network->value(block->board(k)));
-    }
+  std::mt19937_64 rng(12);
+  std::vector<Board> boards = {board_from_rows({"#.........", "#...#.#...", "##.##..#..", "#########."})};
+  for (int i = 0; i < 40; ++i) boards.push_back(random_board(rng, g));
+  for (NTupleKernel kernel : supported_kernels()) {
+    auto net = std::make_shared<NTupleNetwork>(*p.network);
+    net->set_kernel(kernel);
+    Policy q = p;
+    q.network = net;
+    const NTupleEvaluator ev(q);
+    for (const Board& b : boards)
+      for (Piece piece : {I, T, L, O}) {
+        materialize(*block, b, piece, g, Overflow::strict);
+        ev.score(*block);
+        for (int k = 0; k < block->count; ++k) {
+          if (block->terminal[k]) {
+            EXPECT_EQ(block->score[k], -std::numeric_limits<double>::infinity());
+            continue;
+          }
+          ASSERT_EQ(block->score[k], block->value(MOVE_LINES, k) + p.network->value(block->board(k)));
+        }
+      }
   }
   // And it plays whole games, the same for 1 and 2 threads.
   GameConfig config;

@@ -3,9 +3,12 @@
 // independence of the thread count, exact resume mid-game, and short training runs.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
+#include <random>
 
 #include "kernel_variants.h"
+#include "materialize.h"
 #include "piece_stream.h"
 #include "placement.h"
 #include "ntuple_file.h"
@@ -109,6 +112,45 @@ TEST(TdFeatures, BertsekasOnHandBoard) {
   for (int i = 0; i < 22; ++i) EXPECT_EQ(phi[i], expected[i]) << "value " << i;
 }
 
+// The n-tuple model's block path (values() that keeps the indices, active_rated() that reads
+// them) against the reference, board by board (of_board, Active::dot), for the scalar and the
+// best feature kernel (which picks the network's AVX-512 kernel where the CPU has it).
+TEST(TdFeatures, NTupleBlockPathMatchesBoards) {
+  std::mt19937_64 rng(5);
+  for (FeatureKernel kernel : {features_scalar, best_kernel().kernel}) {
+    for (Geometry g : {Geometry{6, 8}, Geometry{10, 10}, Geometry{16, 28}}) {
+      const NTupleModel model(g, kernel);
+      EXPECT_EQ(model.network().kernel(), kernel == features_scalar ? NTupleKernel::scalar : best_ntuple_kernel());
+      std::vector<double> w(model.size());
+      for (double& x : w) x = std::ldexp(static_cast<double>(rng() % 2000001) - 1e6, -18);
+      auto block = std::make_unique<CandidateBlock>();
+      RatedBlock rated;
+      std::vector<double> v(kBlockCapacity);
+      for (int trial = 0; trial < 200; ++trial) {
+        Board board;  // a random stack, sometimes near the top (game-ending candidates)
+        const int cap = 1 + static_cast<int>(rng() % static_cast<std::uint64_t>(g.height));
+        for (int c = 0; c < g.width; ++c)
+          for (int r = 0; r < cap; ++r)
+            if (rng() % 3 != 0) board.cols[c] |= Word{1} << r;
+        for (int c = 0; c < g.width; ++c) board.cols[c] &= ~(Word{1} << (rng() % static_cast<std::uint64_t>(cap)));
+        const Overflow overflow = trial % 2 ? Overflow::strict : Overflow::clear_first;
+        materialize(*block, board, static_cast<Piece>(rng() % 7), g, overflow);
+        model.values(*block, w, v.data(), rated);
+        for (int k = 0; k < block->count; ++k) {
+          if (block->terminal[k]) continue;
+          Active fast, ref;
+          model.active_rated(*block, k, rated, fast);
+          model.of_board(block->board(k), ref);
+          ASSERT_EQ(fast.index, ref.index) << trial << " " << k;
+          ASSERT_EQ(fast.value, ref.value);
+          ASSERT_EQ(fast.norm2, ref.norm2);
+          ASSERT_EQ(std::bit_cast<std::uint64_t>(v[k]), std::bit_cast<std::uint64_t>(ref.dot(w))) << trial << " " << k;
+        }
+      }
+    }
+  }
+}
+
 TEST(TdFeatures, RejectsMoveFeatures) {
   EXPECT_THROW(LinearModel("bcts", Geometry{10, 20}, features_scalar), InputError);
   EXPECT_THROW(LinearModel("nope", Geometry{10, 20}, features_scalar), InputError);
@@ -179,17 +221,26 @@ TEST(TdLearner, OnlineEqualsReferenceLoop) {
 
 // The n-tuple learner (1 x 1 step, TD(lambda), normalized step, exploration) against the
 // dense update written out with the same truncation rule: bit-identical weights, piece by
-// piece, across several games.
-TEST(TdLearner, NTupleEqualsDenseReference) {
+// piece, across several games, and the sparse trace of its state: the nonzero entries of the
+// dense one, in the order they were made.  With the scalar and the best feature kernel (the
+// network's scalar and AVX-512 kernels).
+class NTupleLearner : public ::testing::TestWithParam<FeatureKernel> {};
+INSTANTIATE_TEST_SUITE_P(Kernels, NTupleLearner, ::testing::Values(features_scalar, best_kernel().kernel),
+                         [](const ::testing::TestParamInfo<FeatureKernel>& info) {
+                           return std::string(info.index == 0 ? "scalar" : "best");
+                         });
+
+TEST_P(NTupleLearner, EqualsDenseReference) {
   TdConfig config = small_config("ntuple", 0.6, 0.3);
   config.gamma = 0.9;
   config.max_pieces_per_game = 0;
-  TdLearner learner(config, best_kernel().kernel);
+  TdLearner learner(config, GetParam());
   const Geometry g = config.rules.geometry;
   const NTupleNetwork net(g);
   const int m = net.tuple_count();
   const std::size_t n = net.size();
   std::vector<double> w(n, 0.0), e(n, 0.0);
+  std::vector<std::uint32_t> made;  // the nonzero entries of e, oldest first
   opt::Random explore{CounterRng{stream_key(stream_key(config.seed ^ kExploreStream, 0), 0), 0}};
   auto value = [&](const std::vector<std::uint32_t>& idx) {
     double v = 0.0;
@@ -236,7 +287,11 @@ TEST(TdLearner, NTupleEqualsDenseReference) {
         e[i] *= decay;
         if (std::abs(e[i]) < kTraceFloor) e[i] = 0.0;
       }
-      for (int t = 0; t < m; ++t) e[prev[t]] += 1.0;
+      std::erase_if(made, [&](std::uint32_t i) { return e[i] == 0.0; });
+      for (int t = 0; t < m; ++t) {
+        if (e[prev[t]] == 0.0) made.push_back(prev[t]);
+        e[prev[t]] += 1.0;
+      }
       for (std::size_t i = 0; i < n; ++i)
         if (e[i] != 0.0) w[i] += coef * e[i];
     }
@@ -248,16 +303,46 @@ TEST(TdLearner, NTupleEqualsDenseReference) {
       stream = PieceStream::make(config.rules.generator, config.seed, ++game);
       board = Board{};
       std::fill(e.begin(), e.end(), 0.0);
+      made.clear();
       have_prev = false;
     } else {
       board = after[chosen];
       prev = idx[chosen];
       have_prev = true;
     }
+    if (piece % 40 == 0 || (mv.game_over && games_ended <= 3)) {  // state() is slow: now and then
+      nlohmann::json trace = nlohmann::json::array();
+      for (const std::uint32_t i : made) trace.push_back({i, e[i]});
+      ASSERT_EQ(learner.state()["slots"][0]["sparse_trace"], trace) << "piece " << piece;
+    }
   }
   EXPECT_GE(games_ended, 5);
   EXPECT_GT(lines, 0);
   EXPECT_EQ(learner.episodes(), games_ended);
+}
+
+// The n-tuple merge runs one range of weights per thread: 1, 2 and 3 threads, and a thread
+// count that changes from step to step (the ranges are cut again, from the live traces, between
+// steps; with a fixed count every kRebalanceSteps steps), give the same state, traces in the
+// same order included (the one-range order is checked against a reference above).
+TEST(TdLearner, NTupleMergeRangesDoNotChangeResults) {
+  TdConfig config = small_config("ntuple", 0.7, 0.1);
+  config.games_per_step = 6;
+  config.pieces_per_step = 11;
+  TdLearner one(config, best_kernel().kernel), two(config, best_kernel().kernel), three(config, best_kernel().kernel),
+      mixed(config, best_kernel().kernel);
+  for (int s = 0; s < 600; ++s) {  // past a pacing cycle of step(): one thread or several
+    one.step(1);
+    two.step(2);
+    three.step(3);
+    mixed.step(1 + s % 3);
+  }
+  EXPECT_EQ(one.weights(), two.weights());
+  EXPECT_EQ(one.weights(), three.weights());
+  EXPECT_EQ(one.weights(), mixed.weights());
+  EXPECT_EQ(one.state(), three.state());
+  EXPECT_EQ(one.state(), mixed.state());
+  EXPECT_GT(one.episodes(), 0);
 }
 
 TEST(TdLearner, SameResultForAnyThreadCount) {

@@ -3,6 +3,11 @@
 #include <algorithm>
 #include <bit>
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#define TB_NTUPLE_AVX512 1
+#endif
+
 namespace tb {
 namespace {
 
@@ -18,7 +23,134 @@ inline std::uint32_t surface_nibble(Word col, int t) {
   return ((col << -low) | low_mask(-low)) & 0xFu;
 }
 
+#ifdef TB_NTUPLE_AVX512
+// The x86-64-v2 baseline plus what the kernel uses; called only after the run-time check of
+// ntuple_kernel_supported.  Helpers carry the same target so that they inline.
+#define TB_AVX512 __attribute__((target("avx512f,avx512cd,avx512bw,avx512vl,avx512vpopcntdq")))
+// GCC 12's AVX-512 header makes its "undefined" vectors by self-initialization
+// (`__m512i __Y = __Y;`), which -Wmaybe-uninitialized reports at every inlined use.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
+struct Tables {
+  int width;
+  std::uint32_t levels, profile_size, surface_size;
+};
+
+// clamp(hi - lo, -3, 3) + 3 per lane: one digit of a profile index.
+TB_AVX512 inline __m512i profile_digit(__m512i hi, __m512i lo) {
+  const __m512i d = _mm512_sub_epi32(hi, lo);
+  const __m512i clipped =
+      _mm512_min_epi32(_mm512_max_epi32(d, _mm512_set1_epi32(-kDiffClip)), _mm512_set1_epi32(kDiffClip));
+  return _mm512_add_epi32(clipped, _mm512_set1_epi32(kDiffClip));
+}
+
+// surface_nibble per lane.  For t >= 4 it is col >> (t - 4); below, the rows under the floor
+// are filled: (col << 4 | 0xF) >> t, whose 32-bit shift loses rows 28..31, which t < 4 never
+// reaches.  Both forms are computed and the lane picks one (a shift count >= 32 gives 0).
+TB_AVX512 inline __m512i surface_nibble_x16(__m512i col, __m512i t) {
+  const __m512i four = _mm512_set1_epi32(kSurfaceRows);
+  const __mmask16 high = _mm512_cmpge_epi32_mask(t, four);
+  const __m512i floor_filled = _mm512_or_si512(_mm512_slli_epi32(col, kSurfaceRows), _mm512_set1_epi32(0xF));
+  const __m512i low_form = _mm512_srlv_epi32(floor_filled, t);
+  const __m512i high_form = _mm512_srlv_epi32(col, _mm512_sub_epi32(t, four));
+  return _mm512_and_si512(_mm512_mask_mov_epi32(low_form, high, high_form), _mm512_set1_epi32(0xF));
+}
+
+// Tuple t's indices of 16 boards: stored in its row of idx if asked (idx points at board k0 of
+// tuple 0), and its weights added to the two accumulators (boards k0 .. k0+7 and k0+8 .. k0+15)
+// of the lanes in `read`; each lane adds its tuples in order, as the scalar sum does.
+TB_AVX512 inline void add_tuple(__m512i index, int t, __mmask16 live, __mmask16 read, const double* w,
+                                std::uint32_t* idx, int stride, __m512d& lo, __m512d& hi) {
+  if (idx) _mm512_mask_storeu_epi32(idx + static_cast<std::ptrdiff_t>(t) * stride, live, index);
+  const __m512d zero = _mm512_setzero_pd();
+  lo = _mm512_add_pd(lo, _mm512_mask_i32gather_pd(zero, static_cast<__mmask8>(read),
+                                                  _mm512_castsi512_si256(index), w, 8));
+  hi = _mm512_add_pd(hi, _mm512_mask_i32gather_pd(zero, static_cast<__mmask8>(read >> 8),
+                                                  _mm512_extracti64x4_epi64(index, 1), w, 8));
+}
+
+// NTupleNetwork::block_values, 16 boards per pass, one per 32-bit lane: heights by leading-zero
+// count, holes as height - popcount (every filled cell is below the height), then each tuple's
+// index exactly as indices() forms it.  Lanes past `count` are masked at every load and store.
+TB_AVX512 void block_values_avx512(const Tables& tables, const Word* cols, int stride, int count, const bool* skip,
+                                   const double* w, double* out, std::uint32_t* idx) {
+  const int W = tables.width;
+  const __m512i levels = _mm512_set1_epi32(static_cast<int>(tables.levels));
+  for (int k0 = 0; k0 < count; k0 += 16) {
+    const int n = std::min(16, count - k0);
+    const __mmask16 live = static_cast<__mmask16>(n == 16 ? 0xFFFFu : (1u << n) - 1);
+    __mmask16 read = live;
+    if (skip) {
+      const __m128i s = _mm_maskz_loadu_epi8(live, skip + k0);
+      read = static_cast<__mmask16>(live & ~_mm_test_epi8_mask(s, s));
+    }
+    __m512i col[kMaxWidth], h[kMaxWidth];
+    __m512i holes = _mm512_setzero_si512(), top = _mm512_setzero_si512();
+    for (int c = 0; c < W; ++c) {
+      col[c] = _mm512_maskz_loadu_epi32(live, cols + static_cast<std::ptrdiff_t>(c) * stride + k0);
+      h[c] = _mm512_sub_epi32(_mm512_set1_epi32(32), _mm512_lzcnt_epi32(col[c]));
+      holes = _mm512_add_epi32(holes, _mm512_sub_epi32(h[c], _mm512_popcnt_epi32(col[c])));
+      top = _mm512_max_epi32(top, h[c]);
+    }
+    __m512d lo = _mm512_setzero_pd(), hi = _mm512_setzero_pd();
+    std::uint32_t* at_k0 = idx ? idx + k0 : nullptr;
+    std::uint32_t base = 0;
+    int tuple = 0;
+    for (int c = 0; c + 3 < W; ++c, base += tables.profile_size) {
+      __m512i d = profile_digit(h[c + 1], h[c]);
+      d = _mm512_add_epi32(_mm512_mullo_epi32(d, _mm512_set1_epi32(kDiffValues)), profile_digit(h[c + 2], h[c + 1]));
+      d = _mm512_add_epi32(_mm512_mullo_epi32(d, _mm512_set1_epi32(kDiffValues)), profile_digit(h[c + 3], h[c + 2]));
+      const __m512i m = _mm512_max_epi32(_mm512_max_epi32(h[c], h[c + 1]), _mm512_max_epi32(h[c + 2], h[c + 3]));
+      const __m512i index = _mm512_add_epi32(_mm512_set1_epi32(static_cast<int>(base)),
+                                             _mm512_add_epi32(_mm512_mullo_epi32(d, levels), m));
+      add_tuple(index, tuple++, live, read, w, at_k0, stride, lo, hi);
+    }
+    for (int c = 0; c + 2 < W; ++c, base += tables.surface_size) {
+      const __m512i t = _mm512_max_epi32(_mm512_max_epi32(h[c], h[c + 1]), h[c + 2]);
+      const __m512i bits = _mm512_or_si512(
+          surface_nibble_x16(col[c], t),
+          _mm512_or_si512(_mm512_slli_epi32(surface_nibble_x16(col[c + 1], t), 4),
+                          _mm512_slli_epi32(surface_nibble_x16(col[c + 2], t), 8)));
+      const __m512i index = _mm512_add_epi32(_mm512_set1_epi32(static_cast<int>(base)), bits);
+      add_tuple(index, tuple++, live, read, w, at_k0, stride, lo, hi);
+    }
+    const __m512i clipped_holes = _mm512_min_epi32(holes, _mm512_set1_epi32(kHoleClip));
+    const __m512i index = _mm512_add_epi32(_mm512_set1_epi32(static_cast<int>(base)),
+                                           _mm512_add_epi32(_mm512_mullo_epi32(clipped_holes, levels), top));
+    add_tuple(index, tuple, live, read, w, at_k0, stride, lo, hi);
+    _mm512_mask_storeu_pd(out + k0, static_cast<__mmask8>(live), lo);
+    if (n > 8) _mm512_mask_storeu_pd(out + k0 + 8, static_cast<__mmask8>(live >> 8), hi);
+  }
+}
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+#undef TB_AVX512
+#endif
+
 }  // namespace
+
+bool ntuple_kernel_supported(NTupleKernel k) {
+  if (k == NTupleKernel::scalar) return true;
+#ifdef TB_NTUPLE_AVX512
+  __builtin_cpu_init();  // a network may be made by a static initializer, before libgcc's own
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd") &&
+         __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
+         __builtin_cpu_supports("avx512vpopcntdq");
+#else
+  return false;
+#endif
+}
+
+NTupleKernel best_ntuple_kernel() {
+  static const NTupleKernel best =
+      ntuple_kernel_supported(NTupleKernel::avx512) ? NTupleKernel::avx512 : NTupleKernel::scalar;
+  return best;
+}
 
 NTupleNetwork::NTupleNetwork(Geometry g)
     : geometry_(g),
@@ -66,6 +198,34 @@ double NTupleNetwork::value(const Board& b) const {
   std::uint32_t idx[3 * kMaxWidth];
   indices(b, idx);
   return value(idx);
+}
+
+void NTupleNetwork::block_values(const Word* cols, int stride, int count, const bool* skip, const double* w,
+                                 double* out, std::uint32_t* idx) const {
+#ifdef TB_NTUPLE_AVX512
+  if (kernel_ == NTupleKernel::avx512) {
+    const Tables tables{geometry_.width, static_cast<std::uint32_t>(geometry_.height + 1), profile_size_,
+                        surface_size_};
+    block_values_avx512(tables, cols, stride, count, skip, w, out, idx);
+    return;
+  }
+#endif
+  const int m = tuple_count();
+  for (int k = 0; k < count; ++k) {
+    if (skip && skip[k]) {
+      out[k] = 0.0;
+      continue;
+    }
+    Board b;
+    for (int c = 0; c < geometry_.width; ++c) b.cols[c] = cols[static_cast<std::ptrdiff_t>(c) * stride + k];
+    std::uint32_t ix[3 * kMaxWidth];
+    indices(b, ix);
+    double v = 0.0;
+    for (int t = 0; t < m; ++t) v += w[ix[t]];
+    out[k] = v;
+    if (idx)
+      for (int t = 0; t < m; ++t) idx[static_cast<std::ptrdiff_t>(t) * stride + k] = ix[t];
+  }
 }
 
 std::string NTupleNetwork::tuple_name(int t) const {

@@ -14,6 +14,12 @@
 //   holes                      min(holes, 15) * (H + 1) + max height; 16 (H + 1) entries
 // Tables are laid out one after another in that order, so a board has (W-3) + (W-2) + 1
 // active weights, one per tuple, and each is a global index into weights.
+//
+// Rating a block of candidate boards (block_values) is the hot loop of the n-tuple learner and
+// of play with a network.  indices() is the reference; the AVX-512 kernel computes the same
+// integers for 16 boards at once (one board per 32-bit lane) and sums the same weights in the
+// same tuple order per board, so every kernel gives bit-identical values (tests/test_ntuple.cpp
+// checks them against indices() on random blocks).
 #pragma once
 
 #include <cstdint>
@@ -26,6 +32,12 @@
 namespace tb {
 
 inline constexpr std::string_view kNTupleLayout = "v1";
+
+// How block_values computes: board by board through indices() (any CPU), or 16 boards at a
+// time (AVX-512 F, BW, CD, VL and VPOPCNTDQ: per-lane leading-zero and bit counts).
+enum class NTupleKernel { scalar, avx512 };
+bool ntuple_kernel_supported(NTupleKernel k);
+NTupleKernel best_ntuple_kernel();  // the fastest this CPU runs
 
 class NTupleNetwork {
  public:
@@ -40,6 +52,19 @@ class NTupleNetwork {
   double value(const Board& b) const;
   double value(const std::uint32_t* idx) const;
 
+  // A block of boards, column-major: column c of board k is cols[c * stride + k] (the layout of
+  // CandidateBlock::cols).  For every k < count: out[k] = the value of board k under the tables
+  // `w` (laid out as weights(); summed from 0 in tuple order, as value() does), or 0 when
+  // skip[k] (skip may be null; a skipped board's weights are not read, so it may be a terminal
+  // board whose indices fall outside the tables).  If idx is not null, idx[t * stride + k] =
+  // indices() of board k for every k < count that is not skipped (a skipped board's entries are
+  // unspecified).  Nothing at or past count is read or written.
+  void block_values(const Word* cols, int stride, int count, const bool* skip, const double* w, double* out,
+                    std::uint32_t* idx) const;
+  NTupleKernel kernel() const { return kernel_; }
+  // Falls back to scalar if the CPU lacks `k`; the results do not depend on it.
+  void set_kernel(NTupleKernel k) { kernel_ = ntuple_kernel_supported(k) ? k : NTupleKernel::scalar; }
+
   std::vector<double>& weights() { return weights_; }
   const std::vector<double>& weights() const { return weights_; }
 
@@ -52,6 +77,7 @@ class NTupleNetwork {
   Geometry geometry_;
   std::uint32_t profile_size_, surface_size_, holes_size_;
   std::vector<double> weights_;  // (size()) every table, zero-initialized
+  NTupleKernel kernel_ = best_ntuple_kernel();
 };
 
 }  // namespace tb

@@ -57,13 +57,17 @@ NTupleEvaluator::NTupleEvaluator(const Policy& policy)
     : network_(policy.network), reward_lines_(policy.reward_lines) {}
 
 void NTupleEvaluator::score(CandidateBlock& block) const {
+  // V of every candidate in one call of the network's block kernel (the same sums as value());
+  // game-ending boards are skipped, since they may stand above the heights the tables know.
+  network_->block_values(block.cols.data(), kBlockCapacity, block.count, block.terminal.data(),
+                         network_->weights().data(), block.score.data(), nullptr);
   for (int k = 0; k < block.count; ++k) {
     if (block.terminal[k]) {
       block.score[k] = -std::numeric_limits<double>::infinity();
       continue;
     }
     const double lines = reward_lines_ ? block.value(MOVE_LINES, k) : 0.0;
-    block.score[k] = lines + network_->value(block.board(k));
+    block.score[k] = lines + block.score[k];
   }
 }
 
