@@ -19,6 +19,7 @@
 #include <sstream>
 
 #include "cli_common.h"
+#include "cluster.h"
 #include "compare_report.h"
 #include "compare_run.h"
 #include "file_io.h"
@@ -50,7 +51,7 @@ constexpr const char* kLockName = ".tetrisbench.lock";
 json metadata(const std::string& kernel, int threads, const opt::ExperimentConfig& c) {
   return {{"git", kGitCommit},      {"version", kVersion},  {"compiler", kCompiler},
           {"build_type", kBuildType}, {"flags", kCxxFlags}, {"cpu", cpu_model()},
-          {"kernel", kernel},       {"threads", thread_count(threads)},
+          {"kernel", kernel},       {"threads", thread_count(threads)}, {"ranks", cluster::world().size},
           {"date", utc_now("%Y-%m-%dT%H:%M:%SZ")}, {"experiment", opt::to_json(c)}};
 }
 

@@ -3,8 +3,9 @@
 #include <cstdio>
 #include <fstream>
 
-#include "parallel_play.h"
 #include "cli_common.h"
+#include "cluster.h"
+#include "parallel_play.h"
 #include "version.h"
 
 namespace tb {
@@ -24,6 +25,10 @@ int run_info(const InfoOptions& o) {
   std::printf("tetrisbench %s (git %s)\n", kVersion, kGitCommit);
   std::printf("compiler    %s, %s build, flags: %s\n", kCompiler, kBuildType, kCxxFlags);
   std::printf("cpu         %s, %d hardware threads\n", cpu_model().c_str(), thread_count(0));
+  std::printf("mpi         %s\n", !cluster::built_with_mpi() ? "not built (docs/cluster.md)"
+                                   : cluster::world().size > 1
+                                       ? ("rank 0 of " + std::to_string(cluster::world().size)).c_str()
+                                       : "built; one process (start under mpirun for more ranks)");
   std::printf("kernels     (best first; %s forces one)\n", kKernelEnv);
   for (const KernelVariant& v : kernel_variants()) {
     const bool ok = v.supported();

@@ -7,6 +7,7 @@
 #include <exception>
 
 #include "bench_command.h"
+#include "cluster.h"
 #include "compare_command.h"
 #include "info_command.h"
 #include "error.h"
@@ -245,7 +246,20 @@ int run_command(CLI::App& app, Commands& c) {
 
 }  // namespace
 
+int run_main(int argc, char** argv);
+
+// Under an MPI launcher, ranks > 0 serve games to rank 0 and never run the command; rank 0 runs
+// it as one process would and, however it ends, releases the other ranks (docs/cluster.md).
 int main(int argc, char** argv) {
+  const tb::cluster::World w =
+      tb::cluster::start(&argc, &argv, std::string(tb::kVersion) + " " + tb::kGitCommit);
+  if (w.rank > 0) return tb::cluster::serve();
+  const int status = run_main(argc, argv);
+  tb::cluster::finish();
+  return status;
+}
+
+int run_main(int argc, char** argv) {
   CLI::App app{"tetrisbench: Tetris-AI research suite (rules: docs/rules.md)"};
   app.set_version_flag("--version", std::string(tb::kVersion) + " (" + tb::kGitCommit + ")");
   app.require_subcommand(1);

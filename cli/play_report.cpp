@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "cluster.h"
 #include "play_command.h"
 #include "version.h"
 
@@ -54,6 +55,8 @@ std::string play_json(const PlayRun& r) {
                 {"games", s.games},              {"max_pieces", r.config.max_pieces},
                 {"tie_noise", r.config.tie_noise}, {"kernel", r.kernel},
                 {"threads", r.threads}};
+  // Under MPI (docs/cluster.md) the games were spread over ranks; the results do not depend on it.
+  if (cluster::world().size > 1) doc["run"]["ranks"] = cluster::world().size;
   doc["summary"] = {{"games", s.games},
                     {"mean_lines", s.mean_lines},
                     {"ci95", {nullable(s.ci95_low), nullable(s.ci95_high)}},

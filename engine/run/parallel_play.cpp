@@ -20,8 +20,8 @@ std::int64_t block_games(std::int64_t games, int threads) {
 }
 
 // Plays games [begin, end) of the population in lock step to the end, in a batch of the
-// task's own, and writes their results to their slots.  Searchers are made on first use.
-void run_block(std::int64_t begin, std::int64_t end, std::int64_t games_per_policy,
+// task's own, and writes their results to their slots (game g to results[g - first]).  Searchers are made on first use.
+void run_block(std::int64_t begin, std::int64_t end, std::int64_t first, std::int64_t games_per_policy,
                std::uint64_t first_stream, std::span<const Policy> policies,
                const GameConfig& config, FeatureKernel kernel, PlayProgress* progress,
                std::vector<GameResult>& results) {
@@ -42,7 +42,7 @@ void run_block(std::int64_t begin, std::int64_t end, std::int64_t games_per_poli
     }
     if (progress) progress->pieces_done.fetch_add(stepped, std::memory_order_relaxed);
   }
-  for (std::int64_t g = 0; g < batch.size(); ++g) results[begin + g] = batch.result(g);
+  for (std::int64_t g = 0; g < batch.size(); ++g) results[begin - first + g] = batch.result(g);
 }
 
 }  // namespace
@@ -75,24 +75,44 @@ void IndexPool::for_each(std::int64_t n, const std::function<void(std::int64_t)>
   });
 }
 
+namespace {
+GameDistributor* distributor = nullptr;
+}  // namespace
+
+void set_game_distributor(GameDistributor* d) { distributor = d; }
+
+std::vector<GameResult> play_population_range(std::span<const Policy> policies, const GameConfig& config,
+                                              std::int64_t games_per_policy, std::int64_t begin, std::int64_t end,
+                                              int threads, FeatureKernel kernel, PlayProgress* progress,
+                                              std::uint64_t first_stream) {
+  for (const Policy& p : policies) check_dimension(p, config.rules.geometry);
+  const std::int64_t total = end - begin;
+  std::vector<GameResult> results(static_cast<std::size_t>(total));
+  tbb::task_arena arena(thread_count(threads));
+  arena.execute([&] {
+    tbb::parallel_for(
+        tbb::blocked_range<std::int64_t>(begin, end, block_games(total, thread_count(threads))),
+        [&](const tbb::blocked_range<std::int64_t>& r) {
+          run_block(r.begin(), r.end(), begin, games_per_policy, first_stream, policies, config, kernel,
+                    progress, results);
+        },
+        tbb::simple_partitioner{});
+  });
+  return results;
+}
+
 std::vector<GameResult> play_population(std::span<const Policy> policies, const GameConfig& config,
                                         std::int64_t games_per_policy, int threads,
                                         FeatureKernel kernel, PlayProgress* progress,
                                         std::uint64_t first_stream) {
   for (const Policy& p : policies) check_dimension(p, config.rules.geometry);
   const std::int64_t total = static_cast<std::int64_t>(policies.size()) * games_per_policy;
-  std::vector<GameResult> results(static_cast<std::size_t>(total));
-  tbb::task_arena arena(thread_count(threads));
-  arena.execute([&] {
-    tbb::parallel_for(
-        tbb::blocked_range<std::int64_t>(0, total, block_games(total, thread_count(threads))),
-        [&](const tbb::blocked_range<std::int64_t>& r) {
-          run_block(r.begin(), r.end(), games_per_policy, first_stream, policies, config, kernel,
-                    progress, results);
-        },
-        tbb::simple_partitioner{});
-  });
-  return results;
+  const auto here = [&](std::int64_t begin, std::int64_t end) {
+    return play_population_range(policies, config, games_per_policy, begin, end, threads, kernel, progress,
+                                 first_stream);
+  };
+  if (distributor) return distributor->distribute(policies, config, games_per_policy, first_stream, threads, kernel, here);
+  return here(0, total);
 }
 
 std::vector<GameResult> play_games(const Policy& policy, const GameConfig& config,

@@ -37,6 +37,33 @@ class IndexPool {
   std::unique_ptr<Arena> arena_;  // null: one thread, no pool
 };
 
+// Spreads a population's games over processes (engine/cluster: MPI ranks).  distribute()
+// returns the results of games [0, total) in game order; it plays a range [begin, end) of them
+// in this process by calling play_range(begin, end), which returns that range's results in
+// order.  Which process plays a game never changes its result (a game is a pure function of
+// its index), so the output is the same as one process playing them all.
+class GameDistributor {
+ public:
+  virtual ~GameDistributor() = default;
+  // The policies, config, games_per_policy and first_stream of the population, for the other
+  // processes to rebuild the same games; `kernel` and `threads` are how this process plays.
+  virtual std::vector<GameResult> distribute(
+      std::span<const Policy> policies, const GameConfig& config, std::int64_t games_per_policy,
+      std::uint64_t first_stream, int threads, FeatureKernel kernel,
+      const std::function<std::vector<GameResult>(std::int64_t, std::int64_t)>& play_range) = 0;
+};
+
+// Installs the process-wide distributor that play_population hands every population to (null:
+// play here, the default).  Set once at start-up, before any game, by the command line.
+void set_game_distributor(GameDistributor* d);
+
+// Plays games [begin, end) of a population here, on `threads` threads; result i is game
+// begin + i (the numbering of play_population).
+std::vector<GameResult> play_population_range(std::span<const Policy> policies, const GameConfig& config,
+                                              std::int64_t games_per_policy, std::int64_t begin, std::int64_t end,
+                                              int threads, FeatureKernel kernel, PlayProgress* progress,
+                                              std::uint64_t first_stream);
+
 // Plays a population: policies[p] plays streams first_stream .. first_stream +
 // games_per_policy - 1 (the same streams for every policy: common random numbers).  Result i
 // is game i of the batch: policy i / games_per_policy, stream first_stream + i %
