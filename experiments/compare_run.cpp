@@ -25,16 +25,6 @@ namespace fs = std::filesystem;
 using Json = nlohmann::json;
 
 
-Json summary_json(const PlaySummary& s) {
-  return {{"games", s.games},
-          {"mean_lines", s.mean_lines},
-          {"ci95", {s.ci95_low, s.ci95_high}},
-          {"median_lines", s.median_lines},
-          {"min_lines", s.min_lines},
-          {"max_lines", s.max_lines},
-          {"pieces", s.pieces},
-          {"capped_games", s.capped_games}};
-}
 
 std::string csv(const Json& records) {
   std::ostringstream out;
@@ -48,26 +38,6 @@ std::string csv(const Json& records) {
   return out.str();
 }
 
-// The per-game cap of the next generation, so that it cannot pass the budget: with a fitness
-// cap, a generation runs only if its worst case (lambda x G x cap) fits in what is left;
-// without one, the cap is what is left divided among its games.  0 = stop, -1 = no cap.
-// Overflow-safe: a product that does not fit in 64 bits does not fit in the budget either.
-std::int64_t generation_cap(const ExperimentConfig& c, std::int64_t pieces, std::int64_t games,
-                            std::int64_t lambda) {
-  std::int64_t per_generation = 0, worst = 0, after = 0;
-  if (__builtin_mul_overflow(lambda, std::int64_t{c.fitness_games}, &per_generation) || per_generation <= 0) return 0;
-  if (c.budget_games > 0 &&
-      (__builtin_add_overflow(games, per_generation, &after) || after > c.budget_games))
-    return 0;
-  if (c.budget_pieces <= 0) return c.fitness_max_pieces > 0 ? c.fitness_max_pieces : -1;
-  const std::int64_t left = c.budget_pieces - pieces;
-  if (left <= 0) return 0;
-  if (c.fitness_max_pieces > 0)
-    return !__builtin_mul_overflow(per_generation, c.fitness_max_pieces, &worst) && worst <= left
-               ? c.fitness_max_pieces
-               : 0;
-  return left / per_generation >= 1 ? left / per_generation : 0;
-}
 
 // What one training run leaves for the held-out games and result.json.
 struct Trained {
@@ -222,6 +192,35 @@ Trained train_td(const ExperimentConfig& c, const OptimizerSpec& spec, int spec_
 }
 
 }  // namespace
+
+nlohmann::json summary_json(const PlaySummary& s) {
+  return {{"games", s.games},
+          {"mean_lines", s.mean_lines},
+          {"ci95", {s.ci95_low, s.ci95_high}},
+          {"median_lines", s.median_lines},
+          {"min_lines", s.min_lines},
+          {"max_lines", s.max_lines},
+          {"pieces", s.pieces},
+          {"capped_games", s.capped_games}};
+}
+
+// Overflow-safe: a product that does not fit in 64 bits does not fit in the budget either.
+std::int64_t generation_cap(const ExperimentConfig& c, std::int64_t pieces, std::int64_t games,
+                            std::int64_t lambda) {
+  std::int64_t per_generation = 0, worst = 0, after = 0;
+  if (__builtin_mul_overflow(lambda, std::int64_t{c.fitness_games}, &per_generation) || per_generation <= 0) return 0;
+  if (c.budget_games > 0 &&
+      (__builtin_add_overflow(games, per_generation, &after) || after > c.budget_games))
+    return 0;
+  if (c.budget_pieces <= 0) return c.fitness_max_pieces > 0 ? c.fitness_max_pieces : -1;
+  const std::int64_t left = c.budget_pieces - pieces;
+  if (left <= 0) return 0;
+  if (c.fitness_max_pieces > 0)
+    return !__builtin_mul_overflow(per_generation, c.fitness_max_pieces, &worst) && worst <= left
+               ? c.fitness_max_pieces
+               : 0;
+  return left / per_generation >= 1 ? left / per_generation : 0;
+}
 
 std::uint64_t run_seed(const ExperimentConfig& c, int run) {
   return stream_key(c.seed, static_cast<std::uint64_t>(run));

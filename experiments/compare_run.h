@@ -14,6 +14,7 @@
 
 #include "experiment_config.h"
 #include "feature_kernels.h"
+#include "summary.h"
 
 namespace tb::opt {
 
@@ -25,6 +26,15 @@ struct RunProgress {
   double best = 0;  // best training statistic so far
 };
 using ProgressFn = std::function<void(const RunProgress&)>;
+
+// The per-game cap of the next generation of lambda candidates after `pieces` and `games` of
+// the budget, so that it cannot pass the budget: with a fitness cap, a generation runs only if
+// its worst case (lambda x G x cap) fits in what is left; without one, the cap is what is left
+// divided among its games.  0 = stop (the budget is spent), -1 = no cap.
+std::int64_t generation_cap(const ExperimentConfig& c, std::int64_t pieces, std::int64_t games, std::int64_t lambda);
+
+// A held-out summary as result.json and report.json hold it.
+nlohmann::json summary_json(const PlaySummary& s);
 
 // The training streams of run r are shared by every optimizer (common random numbers).
 std::uint64_t run_seed(const ExperimentConfig& c, int run);

@@ -37,7 +37,9 @@ if [ "$mode" = tsan ]; then
 fi
 # Without the MPI backend: Open MPI's own allocations at exit are leaks to LeakSanitizer, and
 # its progress engine is not TSan-instrumented (docs/cluster.md says what that leaves untested).
-tb_build -DTETRISBENCH_BUILD_TESTS=ON -DTETRISBENCH_BUILD_BENCH=OFF -DTETRISBENCH_MPI=OFF -DTETRISBENCH_SANITIZE=$sanitize \
+# Without the Python module: an instrumented extension cannot load into Debian's python3.
+tb_build -DTETRISBENCH_BUILD_TESTS=ON -DTETRISBENCH_BUILD_BENCH=OFF -DTETRISBENCH_MPI=OFF -DTETRISBENCH_PYTHON=OFF \
+  -DTETRISBENCH_SANITIZE=$sanitize \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g" "${extra[@]}"
 
 # Every report stops the program with a nonzero exit code.  ASan, LeakSanitizer and TSan

@@ -1,0 +1,390 @@
+// The `tetrisbench` Python module (docs/python.md): the built-in fitness of a comparison
+// config for outside optimizers, and the building blocks around it (play, feature values,
+// afterstates, policy files).  Every call that plays games releases the GIL and runs on the
+// engine's oneTBB threads.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "candidate_block.h"
+#include "compare_run.h"
+#include "error.h"
+#include "evaluator.h"
+#include "experiment_config.h"
+#include "kernel_variants.h"
+#include "materialize.h"
+#include "parallel_play.h"
+#include "policy.h"
+#include "rule_sets.h"
+#include "summary.h"
+#include "tetris_fitness.h"
+
+namespace py = pybind11;
+
+namespace tb::python {
+namespace {
+
+using Json = nlohmann::json;
+
+// The engine's bad input is Python's ValueError; a run that could not finish, RuntimeError.
+[[noreturn]] void value_error(const std::string& what) { throw py::value_error(what); }
+
+py::object to_python(const Json& j) {
+  const py::module_ json = py::module_::import("json");
+  return json.attr("loads")(j.dump());
+}
+
+FeatureKernel kernel_named(const std::string& name) {
+  if (name.empty()) return best_kernel().kernel;
+  const KernelVariant* v = find_kernel(name);
+  if (!v) value_error("unknown kernel '" + name + "' (reference, scalar, sse4.2, avx2 or avx512)");
+  if (!v->supported()) value_error("this CPU does not run the " + name + " kernel");
+  return v->kernel;
+}
+
+int checked_threads(int threads) {
+  if (threads < 0 || threads > 1024) value_error("threads must be in 0..1024 (0 = every core)");
+  return threads;
+}
+
+// A weight matrix from Python: 2-D, `dim` columns, finite; returned as the optimizer layer's
+// (dim x lambda) matrix, one candidate per column.
+opt::Matrix candidates(const py::array_t<double, py::array::c_style | py::array::forcecast>& x, int dim) {
+  if (x.ndim() != 2)
+    value_error("weights must be a 2-D array (candidates x " + std::to_string(dim) + "), not " +
+                std::to_string(x.ndim()) + "-D");
+  if (x.shape(1) != dim)
+    value_error("weights have " + std::to_string(x.shape(1)) + " columns but the feature set needs " +
+                std::to_string(dim));
+  if (x.shape(0) < 1) value_error("weights have no rows");
+  const auto view = x.unchecked<2>();
+  opt::Matrix m(dim, x.shape(0));
+  for (py::ssize_t k = 0; k < x.shape(0); ++k)
+    for (py::ssize_t i = 0; i < dim; ++i) {
+      const double w = view(k, i);
+      if (!std::isfinite(w))
+        value_error("weight [" + std::to_string(k) + ", " + std::to_string(i) + "] is not finite");
+      m(i, k) = w;
+    }
+  return m;
+}
+
+// The built-in fitness of a comparison config (docs/experiments.md), for run `run` of an
+// outside optimizer: generation t's candidates play the config's fitness games on the streams
+// of (run seed, t), capped as compare caps them, and the budget is counted in pieces and games
+// as compare counts it.
+class Fitness {
+ public:
+  Fitness(opt::ExperimentConfig c, int run, int threads, const std::string& kernel)
+      : c_(std::move(c)), run_(run), threads_(checked_threads(threads)), kernel_(kernel_named(kernel)) {
+    if (run < 0 || run >= 1000000) value_error("run must be in 0..999999");
+    const FeatureSet* set = find_feature_set(c_.features);
+    if (!set) value_error("unknown feature set '" + c_.features + "'");
+    dim_ = set->dimension(c_.rules.geometry.width);
+    seed_ = opt::run_seed(c_, run_);
+  }
+
+  // The statistic (mean lines, or the config's objective; higher is better) of each row, as
+  // generation `generation_` of the run; then the budget and generation count move on.
+  py::array_t<double> next(const py::array_t<double, py::array::c_style | py::array::forcecast>& x) {
+    const opt::Matrix m = candidates(x, dim_);
+    const std::int64_t cap = opt::generation_cap(c_, pieces_, games_, m.cols());
+    if (cap == 0) throw BudgetExhausted();
+    const opt::GenerationFitness fit = play(m, generation_, cap < 0 ? 0 : cap);
+    pieces_ += fit.pieces;
+    games_ += fit.games;
+    ++generation_;
+    return statistic(fit);
+  }
+
+  // Any generation, with the config's fitness cap, without touching the budget.
+  py::array_t<double> evaluate(const py::array_t<double, py::array::c_style | py::array::forcecast>& x,
+                               std::int64_t generation) {
+    if (generation < 0) value_error("generation must be >= 0");
+    const opt::Matrix m = candidates(x, dim_);
+    return statistic(play(m, generation, c_.fitness_max_pieces));
+  }
+
+  // The held-out games of one weight vector on every held-out board, as result.json holds them.
+  py::object heldout(const py::array_t<double, py::array::c_style | py::array::forcecast>& w) {
+    py::array_t<double, py::array::c_style | py::array::forcecast> row = w;
+    if (row.ndim() == 1) row = row.reshape({py::ssize_t{1}, row.shape(0)});
+    const opt::Matrix m = candidates(row, dim_);
+    if (m.cols() != 1) value_error("heldout takes one weight vector");
+    Policy p = opt::policy_from(m.col(0), c_.features, "python");
+    Json out = Json::object();
+    {
+      py::gil_scoped_release free;
+      for (Geometry g : c_.heldout_boards)
+        out[size_name(g)] = opt::summary_json(opt::evaluate_heldout(p, c_, g, threads_, kernel_));
+    }
+    return to_python(out);
+  }
+
+  int dimension() const { return dim_; }
+  std::int64_t generation() const { return generation_; }
+  std::int64_t pieces() const { return pieces_; }
+  std::int64_t games() const { return games_; }
+  std::uint64_t seed() const { return seed_; }
+  const opt::ExperimentConfig& config() const { return c_; }
+
+  struct BudgetExhausted : std::exception {
+    const char* what() const noexcept override { return "the budget of the config is spent"; }
+  };
+
+ private:
+  opt::GenerationFitness play(const opt::Matrix& m, std::int64_t generation, std::int64_t cap) const {
+    py::gil_scoped_release free;
+    return opt::evaluate_generation(m, c_.features, c_, seed_, generation, cap, threads_, kernel_);
+  }
+  static py::array_t<double> statistic(const opt::GenerationFitness& fit) {
+    py::array_t<double> out(static_cast<py::ssize_t>(fit.statistic.size()));
+    auto v = out.mutable_unchecked<1>();
+    for (std::size_t k = 0; k < fit.statistic.size(); ++k) v(static_cast<py::ssize_t>(k)) = fit.statistic[k];
+    return out;
+  }
+
+  opt::ExperimentConfig c_;
+  int run_;
+  int threads_;
+  FeatureKernel kernel_;
+  int dim_ = 0;
+  std::uint64_t seed_ = 0;
+  std::int64_t generation_ = 0, pieces_ = 0, games_ = 0;
+};
+
+// A board from Python: H x W, row 0 at the top as printed, nonzero = filled.
+Board board_from(const py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>& a, Geometry g) {
+  if (a.ndim() != 2 || a.shape(0) != g.height || a.shape(1) != g.width)
+    value_error("the board must be a " + std::to_string(g.height) + " x " + std::to_string(g.width) +
+                " array (rows x columns, top row first)");
+  const auto v = a.unchecked<2>();
+  Board b;
+  for (int r = 0; r < g.height; ++r)
+    for (int c = 0; c < g.width; ++c)
+      if (v(r, c) != 0) b.cols[c] |= Word{1} << (g.height - 1 - r);
+  return b;
+}
+
+Rules rules_named(const std::string& rules, const std::string& board) {
+  RuleChoices choice;
+  choice.rules = rules;
+  choice.board = board;
+  return choose_rules(choice);
+}
+
+Piece piece_named(const std::string& name) {
+  static constexpr const char* kNames = "IOTSZJL";
+  if (name.size() == 1)
+    for (int p = 0; p < PIECE_NB; ++p)
+      if (name[0] == kNames[p]) return static_cast<Piece>(p);
+  value_error("unknown piece '" + name + "' (one of I, O, T, S, Z, J, L)");
+}
+
+// The values of a feature set's weights for the candidates of a block: the evaluator's terms
+// with every weight 1 (the landing height's term is 2 x landing height, halved back).
+std::vector<double> block_features(const FeatureSet& set, CandidateBlock& block, Geometry g, int k_count,
+                                   int& dim) {
+  Policy p;
+  p.features = &set;
+  dim = set.dimension(g.width);
+  p.weights.assign(static_cast<std::size_t>(dim), 1.0);
+  const LinearEvaluator ev(p, g, best_kernel().kernel);
+  ev.score(block);
+  const std::vector<LinearTerm>& terms = ev.terms();
+  if (static_cast<int>(terms.size()) != dim) value_error("internal: the feature terms do not match the set");
+  std::vector<double> out(static_cast<std::size_t>(k_count) * static_cast<std::size_t>(dim));
+  for (int k = 0; k < k_count; ++k)
+    for (int i = 0; i < dim; ++i) {
+      const LinearTerm& t = terms[static_cast<std::size_t>(i)];
+      out[static_cast<std::size_t>(k * dim + i)] = t.weight * block.value(t.slot, k);
+    }
+  return out;
+}
+
+// Feature values of one board.  Move features (landing height, eroded cells, lines) belong to
+// a move, not a board: NaN here (afterstates() gives them).
+py::array_t<double> features(const py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>& board,
+                             const std::string& feature_set, const std::string& size) {
+  const FeatureSet* set = find_feature_set(feature_set);
+  if (!set) value_error("unknown feature set '" + feature_set + "'");
+  const Geometry g = parse_board_size(size);
+  const Board b = board_from(board, g);
+  auto block = std::make_unique<CandidateBlock>();
+  block->values.fill(0);
+  block->count = 1;
+  block->lanes = kLaneMultiple;
+  block->width = g.width;
+  block->cols.fill(0);
+  for (int c = 0; c < g.width; ++c) block->cols[static_cast<std::size_t>(c) * kBlockCapacity] = b.cols[c];
+  block->terminal.fill(false);
+  int dim = 0;
+  std::vector<double> v = block_features(*set, *block, g, 1, dim);
+  Policy probe;
+  probe.features = set;
+  probe.weights.assign(static_cast<std::size_t>(dim), 1.0);
+  const LinearEvaluator ev(probe, g, best_kernel().kernel);
+  for (int i = 0; i < dim; ++i)
+    if (ev.terms()[static_cast<std::size_t>(i)].slot >= SLOT_NB) v[static_cast<std::size_t>(i)] = std::nan("");
+  py::array_t<double> out(dim);
+  std::copy(v.begin(), v.end(), out.mutable_data());
+  return out;
+}
+
+// Every placement of `piece` on `board` under the rules: what a policy chooses from.
+py::dict afterstates(const py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>& board,
+                     const std::string& piece, const std::string& rules, const std::string& size,
+                     const std::string& feature_set) {
+  const Rules r = rules_named(rules, size);
+  if (r.placement != PlacementModel::drop)
+    value_error("afterstates supports drop placements (research rules) only so far");
+  const Geometry g = r.geometry;
+  const Board b = board_from(board, g);
+  auto block = std::make_unique<CandidateBlock>();
+  materialize(*block, b, piece_named(piece), g, r.overflow);
+  const int n = block->count;
+  py::array_t<std::int32_t> placements({n, 3});
+  py::array_t<std::uint8_t> boards({n, g.height, g.width});
+  py::array_t<std::int32_t> lines(n);
+  py::array_t<bool> over(n);
+  auto pv = placements.mutable_unchecked<2>();
+  auto bv = boards.mutable_unchecked<3>();
+  for (int k = 0; k < n; ++k) {
+    const Placement pl = block->placed(k);
+    pv(k, 0) = pl.orientation;
+    pv(k, 1) = pl.column;
+    pv(k, 2) = pl.row;
+    const Board after = block->board(k);
+    for (int row = 0; row < g.height; ++row)
+      for (int c = 0; c < g.width; ++c) bv(k, row, c) = (after.cols[c] >> (g.height - 1 - row)) & 1u;
+    lines.mutable_data()[k] = block->value(MOVE_LINES, k);
+    over.mutable_data()[k] = block->terminal[static_cast<std::size_t>(k)];
+  }
+  py::dict out;
+  out["placements"] = placements;
+  out["boards"] = boards;
+  out["lines"] = lines;
+  out["game_over"] = over;
+  if (!feature_set.empty()) {
+    const FeatureSet* set = find_feature_set(feature_set);
+    if (!set) value_error("unknown feature set '" + feature_set + "'");
+    int dim = 0;
+    const std::vector<double> v = block_features(*set, *block, g, n, dim);
+    py::array_t<double> f({n, dim});
+    std::copy(v.begin(), v.end(), f.mutable_data());
+    out["features"] = f;
+  }
+  return out;
+}
+
+// `tetrisbench play`'s summary and games as a dict.
+py::object play(const std::string& policy, const std::string& rules, const std::string& size, std::int64_t games,
+                std::uint64_t seed, std::int64_t max_pieces, int threads, const std::string& kernel) {
+  if (games < 1 || games > 100000000) value_error("games must be in 1..100000000");
+  if (max_pieces < 0) value_error("max_pieces must be >= 0 (0 = no cap)");
+  GameConfig config;
+  config.rules = rules_named(rules, size);
+  config.seed = seed;
+  config.max_pieces = max_pieces;
+  const Policy p = load_policy(policy);
+  std::vector<GameResult> results;
+  {
+    py::gil_scoped_release free;
+    results = play_games(p, config, games, checked_threads(threads), kernel_named(kernel), nullptr);
+  }
+  const PlaySummary s = summarize(results);
+  Json out = {{"policy", p.name}, {"rules", rule_set_name(config.rules)}, {"board", size_name(config.rules.geometry)},
+              {"seed", seed}, {"summary", opt::summary_json(s)}, {"games", Json::array()}};
+  for (const GameResult& r : results)
+    out["games"].push_back({{"index", r.index}, {"lines", r.lines}, {"pieces", r.pieces}, {"capped", r.capped}});
+  return to_python(out);
+}
+
+}  // namespace
+}  // namespace tb::python
+
+PYBIND11_MODULE(tetrisbench, m) {
+  using namespace tb::python;
+  m.doc() = "tetrisbench: the engine and the built-in fitness of `tetrisbench compare` (docs/python.md)";
+  py::register_exception<Fitness::BudgetExhausted>(m, "BudgetExhausted", PyExc_Exception);
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const tb::InputError& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const tb::Error& e) {
+      PyErr_SetString(PyExc_RuntimeError, e.what());
+    }
+  });
+
+  py::class_<Fitness>(m, "Fitness",
+                      "The fitness of `tetrisbench compare CONFIG` for run `run` of an outside optimizer")
+      .def(py::init([](const std::string& config, int run, int threads, const std::string& kernel) {
+             return std::make_unique<Fitness>(tb::opt::load_experiment(config), run, threads, kernel);
+           }),
+           py::arg("config"), py::arg("run") = 0, py::arg("threads") = 0, py::arg("kernel") = "")
+      .def_static(
+          "from_toml",
+          [](const std::string& text, int run, int threads, const std::string& kernel) {
+            return std::make_unique<Fitness>(tb::opt::parse_experiment(text, "<toml text>"), run, threads, kernel);
+          },
+          py::arg("text"), py::arg("run") = 0, py::arg("threads") = 0, py::arg("kernel") = "",
+          "The same from the text of a config")
+      .def("__call__", &Fitness::next, py::arg("weights"),
+           "Statistic (higher is better) of each row of a (candidates x dimension) array, as the next "
+           "generation; raises BudgetExhausted when the budget has no room for it")
+      .def("evaluate", &Fitness::evaluate, py::arg("weights"), py::arg("generation"),
+           "The statistic of each row as generation `generation`, with the config's fitness cap; the "
+           "budget is not counted")
+      .def("heldout", &Fitness::heldout, py::arg("weights"),
+           "The held-out games of one weight vector on every held-out board (result.json's held_out)")
+      .def_property_readonly("dimension", &Fitness::dimension)
+      .def_property_readonly("generation", &Fitness::generation)
+      .def_property_readonly("pieces", &Fitness::pieces)
+      .def_property_readonly("games", &Fitness::games)
+      .def_property_readonly("seed", &Fitness::seed)
+      .def_property_readonly("features", [](const Fitness& f) { return f.config().features; });
+
+  m.def("play", &play, py::arg("policy") = "bcts", py::arg("rules") = "research", py::arg("board") = "",
+        py::arg("games") = 10, py::arg("seed") = 1, py::arg("max_pieces") = 0, py::arg("threads") = 0,
+        py::arg("kernel") = "", "Play games of a built-in policy or a policy file: summary and games as a dict");
+  m.def("features", &features, py::arg("board"), py::arg("feature_set"), py::arg("size") = "10x20",
+        "Feature values of a board (H x W array, top row first); move features are NaN");
+  m.def("afterstates", &afterstates, py::arg("board"), py::arg("piece"), py::arg("rules") = "research",
+        py::arg("size") = "10x20", py::arg("feature_set") = "",
+        "Every placement of a piece: placements (orientation, column, row), boards, lines, game_over, "
+        "and with feature_set the feature values of each");
+  m.def(
+      "read_policy",
+      [](const std::string& path) {
+        const tb::Policy p = tb::load_policy(path);
+        py::dict d;
+        d["name"] = p.name;
+        d["features"] = p.features ? std::string(p.features->name) : std::string("ntuple");
+        d["weights"] = p.weights;
+        d["rules"] = p.rules;
+        return d;
+      },
+      py::arg("path"), "A policy file's name, feature set, weights and rules");
+  m.def(
+      "format_policy",
+      [](const std::vector<double>& weights, const std::string& features, const std::string& name) {
+        tb::Policy p;
+        p.features = tb::find_feature_set(features);
+        if (!p.features) value_error("unknown feature set '" + features + "'");
+        for (double w : weights)
+          if (!std::isfinite(w)) value_error("a weight is not finite");
+        p.weights = weights;
+        p.name = name;
+        return tb::format_policy(p);
+      },
+      py::arg("weights"), py::arg("features"), py::arg("name") = "python",
+      "The text of a policy file (docs/policy-format.md); write it to a file for `tetrisbench play`");
+}
