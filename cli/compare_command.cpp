@@ -193,9 +193,10 @@ std::string progress_text(CompareProgress& p, const opt::ExperimentConfig& c) {
   return std::string(buf);
 }
 
-// Every run of every optimizer in turn, each result added to `p` as it ends.
+// Every run of every optimizer in turn, each result added to `p` as it ends.  External
+// entries are not run: their missing runs are listed in `missing`.
 void run_all(const opt::ExperimentConfig& c, const std::string& dir, const CompareOptions& o, FeatureKernel kernel,
-             CompareProgress& p) {
+             CompareProgress& p, std::vector<std::string>& missing) {
   for (int k = 0; k < static_cast<int>(c.optimizers.size()); ++k)
     for (int r = 0; r < c.runs; ++r) {
       const std::string run_dir = run_folder(dir, c, k, r);
@@ -203,6 +204,10 @@ void run_all(const opt::ExperimentConfig& c, const std::string& dir, const Compa
         std::lock_guard lock(p.mutex);
         p.now = now;
       });
+      if (result.is_null()) {
+        missing.push_back(run_dir);
+        continue;
+      }
       const json& h = result["held_out"].begin().value();
       std::fprintf(stderr, "%scompare: %s run %d/%d: %lld generations, %.3g pieces, held-out %.1f lines\n",
                    stderr_is_terminal() ? "\r\033[K" : "",
@@ -242,7 +247,15 @@ int run_compare(const CompareOptions& o) {
 
   CompareProgress progress;
   ProgressLine line([&] { return progress_text(progress, c); });
-  run_all(c, dir, o, kernel.kernel, progress);
+  std::vector<std::string> missing;
+  run_all(c, dir, o, kernel.kernel, progress, missing);
+  if (!missing.empty()) {
+    std::string list;
+    for (const std::string& m : missing) list += (list.empty() ? "" : ", ") + m;
+    throw UsageError("the runs of external entries are not there yet (" + list +
+                     "): write them with tetrisbench.Fitness(...).write_run (docs/python.md), then compare --resume " +
+                     dir);
+  }
 
   const json report =
       opt::build_report(c, progress.results, opt::read_json_file(dir + "/metadata.json", "run metadata"));

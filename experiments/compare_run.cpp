@@ -94,16 +94,8 @@ GenerationBest generation_best(const GenerationFitness& fit, Eigen::Index lambda
 // One row of generations.csv, after the generation's counts are added to `t`.
 Json generation_record(const Trained& t, const Optimizer& opt, const GenerationFitness& fit, const GenerationBest& g,
                        Eigen::Index lambda) {
-  return {{"generation", t.generations},
-          {"evaluations", opt.evaluations()},
-          {"pieces", t.pieces},
-          {"games", t.games},
-          {"best", t.best_training},
-          {"gen_best", fit.statistic[g.arg]},
-          {"gen_mean", g.sum / static_cast<double>(lambda)},
-          {"spread", opt.spread()},
-          {"capped_games", fit.capped_games},
-          {"seconds", t.seconds}};
+  return generation_row(t.generations, opt.evaluations(), t.pieces, t.games, t.best_training, fit.statistic[g.arg],
+                        g.sum / static_cast<double>(lambda), opt.spread(), fit.capped_games, t.seconds);
 }
 
 // After every generation, so that a kill loses at most the generation running.
@@ -267,24 +259,31 @@ Json run_one(const ExperimentConfig& c, int spec_index, int run, const std::stri
   }
 
   const OptimizerSpec& spec = c.optimizers[spec_index];
+  if (is_external(spec)) return nullptr;  // written by its own optimizer, or missing
   const std::uint64_t seed = run_seed(c, run);
   Trained t = td::is_td_learner(spec.optimizer)
                   ? train_td(c, spec, spec_index, seed, dir, threads, kernel, progress, run)
                   : train_blackbox(c, spec, spec_index, seed, dir, threads, kernel, progress, run);
-  Policy& final = t.policy;
+  FinishedRun f{t.records, t.pieces, t.games, t.generations, t.seconds, t.best_training, t.reasons};
+  return finish_run(c, spec_index, run, dir_name, std::move(t.policy), f, threads, kernel);
+}
+
+Json finish_run(const ExperimentConfig& c, int spec_index, int run, const std::string& dir_name, Policy final,
+                const FinishedRun& t, int threads, FeatureKernel kernel) {
+  const fs::path dir(dir_name);
+  const OptimizerSpec& spec = c.optimizers[static_cast<std::size_t>(spec_index)];
   final.name = spec.label + "-run" + std::to_string(run);
   final.rules = rule_set_name(c.rules);
   final.source = "tetrisbench compare, experiment " + c.name + ", optimizer " + spec.label;
   Json held = Json::object();
   for (Geometry g : c.heldout_boards)
-    held[size_name(g)] =
-        summary_json(evaluate_heldout(final, c, g, threads, kernel));
+    held[size_name(g)] = summary_json(evaluate_heldout(final, c, g, threads, kernel));
   write_file_atomically((dir / "final.policy").string(), format_policy(final));
   Json result = {{"label", spec.label},
                  {"optimizer", spec.optimizer},
                  {"features", spec.features},
                  {"run", run},
-                 {"seed", seed},
+                 {"seed", run_seed(c, run)},
                  {"pieces", t.pieces},
                  {"games", t.games},
                  {"generations", t.generations},
@@ -294,8 +293,18 @@ Json run_one(const ExperimentConfig& c, int spec_index, int run, const std::stri
                  {"weights", final.network ? Json(nullptr) : Json(final.weights)},
                  {"records", t.records},
                  {"held_out", held}};
+  if (spec.optimizer == "external") write_file_atomically((dir / "generations.csv").string(), csv(t.records));
   write_file_atomically((dir / "result.json").string(), result.dump(1));
   return result;
+}
+
+Json generation_row(std::int64_t generation, std::int64_t evaluations, std::int64_t pieces, std::int64_t games,
+                    double best, double gen_best, double gen_mean, double spread, std::int64_t capped_games,
+                    double seconds) {
+  return {{"generation", generation}, {"evaluations", evaluations}, {"pieces", pieces},
+          {"games", games},           {"best", best},               {"gen_best", gen_best},
+          {"gen_mean", gen_mean},     {"spread", spread},           {"capped_games", capped_games},
+          {"seconds", seconds}};
 }
 
 }  // namespace tb::opt

@@ -11,9 +11,11 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "experiment_config.h"
 #include "feature_kernels.h"
+#include "policy.h"
 #include "summary.h"
 
 namespace tb::opt {
@@ -26,6 +28,24 @@ struct RunProgress {
   double best = 0;  // best training statistic so far
 };
 using ProgressFn = std::function<void(const RunProgress&)>;
+
+// What a finished run leaves for result.json, whoever trained it.
+struct FinishedRun {
+  nlohmann::json records = nlohmann::json::array();  // generation_row()s
+  std::int64_t pieces = 0, games = 0, generations = 0;
+  double seconds = 0, best_training = 0;
+  std::vector<std::string> reasons;  // why it stopped
+};
+
+// Plays the held-out games of `final` and writes the run's final.policy and result.json (and,
+// for an external entry, generations.csv) into `dir`, as compare does; returns result.json.
+nlohmann::json finish_run(const ExperimentConfig& c, int spec_index, int run, const std::string& dir, Policy final,
+                          const FinishedRun& t, int threads, FeatureKernel kernel);
+
+// One generation's row of generations.csv and result.json's records.
+nlohmann::json generation_row(std::int64_t generation, std::int64_t evaluations, std::int64_t pieces,
+                              std::int64_t games, double best, double gen_best, double gen_mean, double spread,
+                              std::int64_t capped_games, double seconds);
 
 // The per-game cap of the next generation of lambda candidates after `pieces` and `games` of
 // the budget, so that it cannot pass the budget: with a fitness cap, a generation runs only if
@@ -47,7 +67,8 @@ void check_run_folder(const ExperimentConfig& c, int spec_index, int run, const 
                       FeatureKernel kernel);
 
 // Returns result.json's contents: label, run, pieces, games, generations, seconds,
-// stop_reasons, best_training, weights, records, held_out (one summary per board).
+// stop_reasons, best_training, weights, records, held_out (one summary per board).  An
+// external entry (is_external) is never run: its result.json if it exists, else null.
 nlohmann::json run_one(const ExperimentConfig& c, int spec_index, int run, const std::string& dir,
                        int threads, FeatureKernel kernel, const ProgressFn& progress);
 

@@ -164,9 +164,11 @@ OptimizerSpec read_optimizer(Table t, const ExperimentConfig& c) {
   s.optimizer = t.text("optimizer", "");
   if (s.optimizer.empty()) t.fail("optimizer", "missing");
   const bool td = td::is_td_learner(s.optimizer);
-  bool known = td;
+  const bool external = is_external(s);
+  bool known = td || external;
   for (auto n : optimizer_names()) known = known || n == s.optimizer;
-  if (!known) t.fail("optimizer", "unknown optimizer '" + shown(s.optimizer) + "' (or TD learner td0, tdlambda, ntuple)");
+  if (!known)
+    t.fail("optimizer", "unknown optimizer '" + shown(s.optimizer) + "' (or TD learner td0, tdlambda, ntuple, or external)");
   s.features = t.text("features", td ? "td44" : c.features);
   if (!find_feature_set(s.features)) t.fail("features", "unknown feature set '" + shown(s.features) + "'");
   s.label = t.text("label", s.optimizer);
@@ -180,7 +182,8 @@ OptimizerSpec read_optimizer(Table t, const ExperimentConfig& c) {
     if (!o->is_table()) t.fail("options", "expected a table");
     s.options = toml_to_json(*o);
   }
-  if (!td) check_optimizer(s, c, t);
+  if (external && !s.options.empty()) t.fail("options", "an external entry has no options: its optimizer runs outside");
+  if (!td && !external) check_optimizer(s, c, t);
   if (td) {
     check_td_rules(c, t);
     try {

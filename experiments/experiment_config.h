@@ -25,6 +25,11 @@ struct OptimizerSpec {
   nlohmann::json options = nlohmann::json::object();
 };
 
+// `optimizer = "external"`: the runs of an optimizer outside tetrisbench (the Python module,
+// docs/python.md), written into the results folder by tetrisbench.Fitness.write_run; compare
+// reports them beside the others and never trains them.
+inline bool is_external(const OptimizerSpec& s) { return s.optimizer == "external"; }
+
 enum class Statistic { mean_lines, article1 };
 
 struct ExperimentConfig {

@@ -8,7 +8,7 @@ TB_BUILD=${TB_BUILD:-$TB_ROOT/build}
 TB_PACKAGES=(cmake ninja-build g++ git libtbb-dev libxsimd-dev xtl-dev libeigen3-dev
   libbenchmark-dev libbenchmark-tools libgtest-dev libgmock-dev libcli11-dev
   nlohmann-json3-dev libtomlplusplus-dev libpng-dev valgrind python3-matplotlib python3-numpy python3-scipy
-  libopenmpi-dev openmpi-bin pybind11-dev python3-dev python3-pytest)
+  libopenmpi-dev openmpi-bin pybind11-dev python3-dev python3-pytest python3-optuna)
 
 tb_install_missing() {
   local missing=()

@@ -6,7 +6,9 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <limits>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -18,6 +20,8 @@
 #include "error.h"
 #include "evaluator.h"
 #include "experiment_config.h"
+#include "file_io.h"
+#include "json_fields.h"
 #include "kernel_variants.h"
 #include "materialize.h"
 #include "parallel_play.h"
@@ -82,11 +86,22 @@ opt::Matrix candidates(const py::array_t<double, py::array::c_style | py::array:
 // as compare counts it.
 class Fitness {
  public:
-  Fitness(opt::ExperimentConfig c, int run, int threads, const std::string& kernel)
+  // `label` names an external entry of the config (is_external) whose run this is: its feature
+  // set, and where write_run() puts the run.  Empty: the config's feature set, no write_run.
+  Fitness(opt::ExperimentConfig c, int run, const std::string& label, int threads, const std::string& kernel)
       : c_(std::move(c)), run_(run), threads_(checked_threads(threads)), kernel_(kernel_named(kernel)) {
-    if (run < 0 || run >= 1000000) value_error("run must be in 0..999999");
-    const FeatureSet* set = find_feature_set(c_.features);
-    if (!set) value_error("unknown feature set '" + c_.features + "'");
+    if (run < 0 || run >= c_.runs) value_error("run must be in 0.." + std::to_string(c_.runs - 1) + " (the config's runs)");
+    features_ = c_.features;
+    if (!label.empty()) {
+      for (std::size_t k = 0; k < c_.optimizers.size(); ++k)
+        if (c_.optimizers[k].label == label) spec_ = static_cast<int>(k);
+      if (spec_ < 0) value_error("the config has no [[optimizer]] labelled '" + label + "'");
+      if (!opt::is_external(c_.optimizers[static_cast<std::size_t>(spec_)]))
+        value_error("entry '" + label + "' is not optimizer = \"external\"; compare trains it itself");
+      features_ = c_.optimizers[static_cast<std::size_t>(spec_)].features;
+    }
+    const FeatureSet* set = find_feature_set(features_);
+    if (!set) value_error("unknown feature set '" + features_ + "'");
     dim_ = set->dimension(c_.rules.geometry.width);
     seed_ = opt::run_seed(c_, run_);
   }
@@ -97,11 +112,62 @@ class Fitness {
     const opt::Matrix m = candidates(x, dim_);
     const std::int64_t cap = opt::generation_cap(c_, pieces_, games_, m.cols());
     if (cap == 0) throw BudgetExhausted();
+    const auto start = std::chrono::steady_clock::now();
     const opt::GenerationFitness fit = play(m, generation_, cap < 0 ? 0 : cap);
+    seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     pieces_ += fit.pieces;
     games_ += fit.games;
+    evaluations_ += m.cols();
+    // The run's record, as compare keeps it: the best so far (first of equals) and its weights.
+    Eigen::Index arg = 0;
+    double sum = 0;
+    for (Eigen::Index k = 0; k < m.cols(); ++k) {
+      sum += fit.statistic[static_cast<std::size_t>(k)];
+      if (fit.statistic[static_cast<std::size_t>(k)] > fit.statistic[static_cast<std::size_t>(arg)]) arg = k;
+    }
+    if (records_.empty() || fit.statistic[static_cast<std::size_t>(arg)] > best_) {
+      best_ = fit.statistic[static_cast<std::size_t>(arg)];
+      best_x_ = m.col(arg);
+    }
+    // The population's spread: the root mean square distance of its rows from their mean.
+    const opt::Vector mean = m.rowwise().mean();
+    const double spread = std::sqrt((m.colwise() - mean).squaredNorm() / static_cast<double>(m.cols()));
+    records_.push_back(opt::generation_row(generation_, evaluations_, pieces_, games_, best_,
+                                           fit.statistic[static_cast<std::size_t>(arg)],
+                                           sum / static_cast<double>(m.cols()), spread, fit.capped_games, seconds_));
     ++generation_;
     return statistic(fit);
+  }
+
+  // Writes this run into a results folder of `compare` for the same config, where compare put
+  // the external entry's run folder: result.json (held-out games of the best weights seen,
+  // as compare's runs do), generations.csv and final.policy.  Then `compare --resume FOLDER`
+  // reports it beside the built-in optimizers.  Never replaces a result.
+  py::object write_run(const std::string& folder, const std::string& stop_reason) {
+    if (spec_ < 0) value_error("write_run needs the label of an external entry: Fitness(config, run, label=...)");
+    if (records_.empty()) value_error("nothing was evaluated yet: call the fitness first");
+    const Json meta = opt::read_json_file(folder + "/metadata.json", "run metadata");
+    if (!meta.contains("experiment") || meta["experiment"] != opt::to_json(c_))
+      value_error("'" + folder + "' is not a results folder of this config (its metadata.json holds another experiment)");
+    const opt::OptimizerSpec& spec = c_.optimizers[static_cast<std::size_t>(spec_)];
+    const std::string dir = folder + "/runs/" + spec.label + "/run-" + std::to_string(run_);
+    if (!std::filesystem::is_directory(dir)) value_error("'" + dir + "' does not exist: run `tetrisbench compare` on the config first");
+    if (path_exists(dir + "/result.json")) value_error("'" + dir + "/result.json' exists already; it is not replaced");
+    if (stop_reason.empty() || stop_reason.size() > 200) value_error("stop_reason must be 1 to 200 characters");
+    opt::FinishedRun f;
+    f.records = records_;
+    f.pieces = pieces_;
+    f.games = games_;
+    f.generations = generation_;
+    f.seconds = seconds_;
+    f.best_training = best_;
+    f.reasons = {stop_reason};
+    Json result;
+    {
+      py::gil_scoped_release free;
+      result = opt::finish_run(c_, spec_, run_, dir, opt::policy_from(best_x_, features_, ""), f, threads_, kernel_);
+    }
+    return to_python(result);
   }
 
   // Any generation, with the config's fitness cap, without touching the budget.
@@ -118,7 +184,7 @@ class Fitness {
     if (row.ndim() == 1) row = row.reshape({py::ssize_t{1}, row.shape(0)});
     const opt::Matrix m = candidates(row, dim_);
     if (m.cols() != 1) value_error("heldout takes one weight vector");
-    Policy p = opt::policy_from(m.col(0), c_.features, "python");
+    Policy p = opt::policy_from(m.col(0), features_, "python");
     Json out = Json::object();
     {
       py::gil_scoped_release free;
@@ -134,6 +200,7 @@ class Fitness {
   std::int64_t games() const { return games_; }
   std::uint64_t seed() const { return seed_; }
   const opt::ExperimentConfig& config() const { return c_; }
+  const std::string& features() const { return features_; }
 
   struct BudgetExhausted : std::exception {
     const char* what() const noexcept override { return "the budget of the config is spent"; }
@@ -142,7 +209,7 @@ class Fitness {
  private:
   opt::GenerationFitness play(const opt::Matrix& m, std::int64_t generation, std::int64_t cap) const {
     py::gil_scoped_release free;
-    return opt::evaluate_generation(m, c_.features, c_, seed_, generation, cap, threads_, kernel_);
+    return opt::evaluate_generation(m, features_, c_, seed_, generation, cap, threads_, kernel_);
   }
   static py::array_t<double> statistic(const opt::GenerationFitness& fit) {
     py::array_t<double> out(static_cast<py::ssize_t>(fit.statistic.size()));
@@ -152,6 +219,12 @@ class Fitness {
   }
 
   opt::ExperimentConfig c_;
+  std::string features_;
+  int spec_ = -1;  // the external entry, if any
+  Json records_ = Json::array();
+  double best_ = 0, seconds_ = 0;
+  opt::Vector best_x_;
+  std::int64_t evaluations_ = 0;
   int run_;
   int threads_;
   FeatureKernel kernel_;
@@ -326,16 +399,19 @@ PYBIND11_MODULE(tetrisbench, m) {
 
   py::class_<Fitness>(m, "Fitness",
                       "The fitness of `tetrisbench compare CONFIG` for run `run` of an outside optimizer")
-      .def(py::init([](const std::string& config, int run, int threads, const std::string& kernel) {
-             return std::make_unique<Fitness>(tb::opt::load_experiment(config), run, threads, kernel);
+      .def(py::init([](const std::string& config, int run, const std::string& label, int threads,
+                       const std::string& kernel) {
+             return std::make_unique<Fitness>(tb::opt::load_experiment(config), run, label, threads, kernel);
            }),
-           py::arg("config"), py::arg("run") = 0, py::arg("threads") = 0, py::arg("kernel") = "")
+           py::arg("config"), py::arg("run") = 0, py::arg("label") = "", py::arg("threads") = 0,
+           py::arg("kernel") = "")
       .def_static(
           "from_toml",
-          [](const std::string& text, int run, int threads, const std::string& kernel) {
-            return std::make_unique<Fitness>(tb::opt::parse_experiment(text, "<toml text>"), run, threads, kernel);
+          [](const std::string& text, int run, const std::string& label, int threads, const std::string& kernel) {
+            return std::make_unique<Fitness>(tb::opt::parse_experiment(text, "<toml text>"), run, label, threads,
+                                             kernel);
           },
-          py::arg("text"), py::arg("run") = 0, py::arg("threads") = 0, py::arg("kernel") = "",
+          py::arg("text"), py::arg("run") = 0, py::arg("label") = "", py::arg("threads") = 0, py::arg("kernel") = "",
           "The same from the text of a config")
       .def("__call__", &Fitness::next, py::arg("weights"),
            "Statistic (higher is better) of each row of a (candidates x dimension) array, as the next "
@@ -350,7 +426,11 @@ PYBIND11_MODULE(tetrisbench, m) {
       .def_property_readonly("pieces", &Fitness::pieces)
       .def_property_readonly("games", &Fitness::games)
       .def_property_readonly("seed", &Fitness::seed)
-      .def_property_readonly("features", [](const Fitness& f) { return f.config().features; });
+      .def_property_readonly("runs", [](const Fitness& f) { return f.config().runs; })
+      .def("write_run", &Fitness::write_run, py::arg("folder"), py::arg("stop_reason") = "external optimizer stopped",
+           "Write this run (the best weights seen, their held-out games, every generation) into compare's "
+           "results folder of the same config; needs the label of an external entry")
+      .def_property_readonly("features", [](const Fitness& f) { return f.features(); });
 
   m.def("play", &play, py::arg("policy") = "bcts", py::arg("rules") = "research", py::arg("board") = "",
         py::arg("games") = 10, py::arg("seed") = 1, py::arg("max_pieces") = 0, py::arg("threads") = 0,

@@ -107,25 +107,31 @@ def test_bad_arguments_are_value_errors(tmp_path):
 
 def test_gil_is_released_while_games_run():
     # Two Python threads evaluate at once, and the main thread keeps running Python meanwhile:
-    # both calls return the single-threaded numbers.
+    # both calls return the single-threaded numbers.  A call that held the GIL would leave the
+    # main thread no tick while it runs, however long it ran; the population doubles until the
+    # calls last long enough to see the ticks (a fast machine finishes small ones at once).
     fit_a, fit_b = tb.Fitness(TINY, threads=1), tb.Fitness(TINY, threads=1)
-    x = np.tile(np.array([[-1.0, 1.0, -1.0, -1.0]]), (40, 1))
-    expected = fit_a.evaluate(x, generation=2)
-    results = {}
+    row = np.array([[-1.0, 1.0, -1.0, -1.0]])
+    for doubling in range(14):
+        x = np.tile(row, (40 << doubling, 1))
+        expected = fit_a.evaluate(x, generation=2)
+        results = {}
 
-    def work(name, fit):
-        results[name] = fit.evaluate(x, generation=2)
+        def work(name, fit):
+            results[name] = fit.evaluate(x, generation=2)
 
-    threads = [threading.Thread(target=work, args=(n, f)) for n, f in (("a", fit_a), ("b", fit_b))]
-    ticks = 0
-    for t in threads:
-        t.start()
-    while any(t.is_alive() for t in threads):
-        ticks += 1
-    for t in threads:
-        t.join()
-    assert np.array_equal(results["a"], expected) and np.array_equal(results["b"], expected)
-    assert ticks > 1000, "the main thread did not run while the games played"
+        threads = [threading.Thread(target=work, args=(n, f)) for n, f in (("a", fit_a), ("b", fit_b))]
+        ticks = 0
+        for t in threads:
+            t.start()
+        while any(t.is_alive() for t in threads):
+            ticks += 1
+        for t in threads:
+            t.join()
+        assert np.array_equal(results["a"], expected) and np.array_equal(results["b"], expected)
+        if ticks > 1000:
+            return
+    pytest.fail("the main thread did not run while the games played")
 
 
 def test_policy_file_round_trip(tmp_path):
@@ -171,3 +177,55 @@ def test_features_and_afterstates_agree():
             assert np.array_equal(f[board_only], a["features"][k][board_only]), (piece, k)
             added = a["boards"][k].sum() - board.sum()
             assert added == 4 - 10 * a["lines"][k]
+
+
+EXTERNAL = os.path.join(os.path.dirname(TINY), "tiny-compare-external.toml")
+
+
+def random_search(fit, seed):
+    """A stand-in outside optimizer: random populations until the budget is spent."""
+    rng = np.random.default_rng(seed)
+    try:
+        while True:
+            fit(rng.normal(size=(10, fit.dimension)))
+    except tb.BudgetExhausted:
+        pass
+
+
+def test_external_runs_join_the_report(tmp_path):
+    out = tmp_path / "ext"
+    first = subprocess.run([CLI, "compare", EXTERNAL, "--out", str(out), "--threads", "2"],
+                           capture_output=True, text=True)
+    assert first.returncode == 2 and "write_run" in first.stderr
+    assert not (out / "report.json").exists()
+    with pytest.raises(ValueError, match="external"):
+        tb.Fitness(EXTERNAL, run=0, label="ce")  # compare trains that one itself
+    with pytest.raises(ValueError, match="label"):
+        tb.Fitness(TINY, run=0).write_run(str(out))
+    results = []
+    for run in range(2):
+        fit = tb.Fitness(EXTERNAL, run=run, label="random-search", threads=2)
+        with pytest.raises(ValueError, match="nothing"):
+            fit.write_run(str(out))
+        random_search(fit, run)
+        results.append(fit.write_run(str(out), stop_reason="Budget"))
+        with pytest.raises(ValueError, match="not replaced"):
+            fit.write_run(str(out))
+        assert results[-1]["pieces"] == fit.pieces and results[-1]["generations"] == fit.generation
+    subprocess.run([CLI, "compare", "--resume", str(out), "--threads", "2"], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    report = json.loads((out / "report.json").read_text())
+    labels = [o["label"] for o in report["optimizers"]]
+    assert labels == ["ce", "pso-article1", "random-search"]
+    ours = report["optimizers"][2]
+    assert ours["optimizer"] == "external"
+    # The report's held-out numbers of the external runs are the ones write_run computed.
+    assert (out / "runs/random-search/run-1/generations.csv").read_text().startswith("generation,")
+    assert (out / "report.md").read_text().count("random-search") >= 1
+
+
+def test_write_run_refuses_another_experiment(tmp_path, compared):
+    fit = tb.Fitness(EXTERNAL, run=0, label="random-search", threads=1)
+    fit(np.zeros((2, fit.dimension)))
+    with pytest.raises(ValueError, match="another experiment|does not exist"):
+        fit.write_run(str(compared))
