@@ -13,8 +13,8 @@ EXAMPLES = os.path.join(os.path.dirname(__file__), "..", "..", "experiments", "p
 def test_scipy_and_optuna_runs_join_the_report(tmp_path):
     out = str(tmp_path / "py")
     first = subprocess.run([CLI, "compare", CONFIG, "--out", out, "--threads", "2"], capture_output=True, text=True)
-    assert first.returncode == 2 and "scipy-de" in first.stderr and "optuna-tpe" in first.stderr
-    for script in ("scipy_de.py", "optuna_tpe.py"):
+    assert first.returncode == 2 and "scipy-de" in first.stderr and "optuna-cmaes" in first.stderr
+    for script in ("scipy_de.py", "optuna_cmaes.py"):
         done = subprocess.run([sys.executable, os.path.join(EXAMPLES, script), CONFIG, out, "--threads", "2"],
                               capture_output=True, text=True, env=os.environ)
         assert done.returncode == 0, done.stderr
@@ -22,6 +22,6 @@ def test_scipy_and_optuna_runs_join_the_report(tmp_path):
     subprocess.run([CLI, "compare", "--resume", out, "--threads", "2"], check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     report = json.load(open(os.path.join(out, "report.json")))
-    assert [o["label"] for o in report["optimizers"]] == ["ce", "pso-article1", "scipy-de", "optuna-tpe"]
+    assert [o["label"] for o in report["optimizers"]] == ["ce", "pso-article1", "scipy-de", "optuna-cmaes"]
     for o in report["optimizers"][2:]:
         assert o["optimizer"] == "external"
