@@ -9,7 +9,9 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <algorithm>
 #include <limits>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -233,6 +235,51 @@ class Fitness {
   std::int64_t generation_ = 0, pieces_ = 0, games_ = 0;
 };
 
+// A comparison config from Python keywords, as the text compare reads, so that every value
+// goes through the same parser and range checks (docs/experiments.md).  Names are checked to
+// be plain tokens before they go into the text: no quoting tricks reach the parser.
+std::string config_text(const py::kwargs& kw) {
+  static const std::pair<const char*, const char*> kKeys[] = {
+      {"features", ""},      {"runs", ""},           {"seed", ""},           {"rules", "rules"},
+      {"board", "rules"},    {"games", "fitness"},   {"max_pieces", "fitness"},
+      {"budget_pieces", "budget"}, {"budget_games", "budget"}, {"heldout_games", "heldout"},
+      {"heldout_max_pieces", "heldout"}, {"heldout_boards", "heldout"}};
+  const auto token = [](const py::handle& v, const std::string& key) {
+    const std::string t = py::cast<std::string>(v);
+    if (t.empty() || t.size() > 64 ||
+        t.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+-_.") != std::string::npos)
+      value_error(key + ": expected a name such as \"bcts\" or \"10x10\"");
+    return "\"" + t + "\"";
+  };
+  const auto value = [&](const py::handle& v, const std::string& key) -> std::string {
+    if (py::isinstance<py::str>(v)) return token(v, key);
+    if (py::isinstance<py::bool_>(v)) value_error(key + ": expected a number or a name");
+    if (py::isinstance<py::int_>(v)) return std::to_string(py::cast<long long>(v));
+    if (py::isinstance<py::list>(v) || py::isinstance<py::tuple>(v)) {
+      std::string out = "[";
+      for (const py::handle& item : v) out += (out.size() > 1 ? ", " : "") + token(item, key);
+      return out + "]";
+    }
+    value_error(key + ": expected a whole number, a name or a list of names");
+  };
+  std::map<std::string, std::string> sections;
+  std::string top = "name = \"python\"\n";
+  for (const auto& [key, handle] : kw) {
+    const std::string k = py::cast<std::string>(key);
+    const auto* known = std::find_if(std::begin(kKeys), std::end(kKeys), [&](const auto& e) { return k == e.first; });
+    if (known == std::end(kKeys)) value_error("unknown keyword '" + k + "'");
+    std::string field = k;
+    if (field.rfind("budget_", 0) == 0) field = field.substr(7);
+    if (field.rfind("heldout_", 0) == 0) field = field.substr(8);
+    const std::string line = field + " = " + value(handle, k) + "\n";
+    if (*known->second) sections[known->second] += line;
+    else top += line;
+  }
+  std::string text = top;
+  for (const auto& [section, lines] : sections) text += "\n[" + section + "]\n" + lines;
+  return text + "\n[[optimizer]]\noptimizer = \"external\"\nlabel = \"python\"\n";
+}
+
 // A board from Python: H x W, row 0 at the top as printed, nonzero = filled.
 Board board_from(const py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>& a, Geometry g) {
   if (a.ndim() != 2 || a.shape(0) != g.height || a.shape(1) != g.width)
@@ -413,6 +460,16 @@ PYBIND11_MODULE(tetrisbench, m) {
           },
           py::arg("text"), py::arg("run") = 0, py::arg("label") = "", py::arg("threads") = 0, py::arg("kernel") = "",
           "The same from the text of a config")
+      .def_static(
+          "from_keywords",
+          [](int run, int threads, const std::string& kernel, const py::kwargs& kw) {
+            return std::make_unique<Fitness>(tb::opt::parse_experiment(config_text(kw), "<keywords>"), run, "",
+                                             threads, kernel);
+          },
+          py::arg("run") = 0, py::arg("threads") = 0, py::arg("kernel") = "",
+          "The same from a config's keywords: features, runs, seed, rules, board, games, max_pieces, "
+          "budget_pieces, budget_games, heldout_games, heldout_max_pieces, heldout_boards (a config's "
+          "defaults for the rest)")
       .def("__call__", &Fitness::next, py::arg("weights"),
            "Statistic (higher is better) of each row of a (candidates x dimension) array, as the next "
            "generation; raises BudgetExhausted when the budget has no room for it")

@@ -229,3 +229,19 @@ def test_write_run_refuses_another_experiment(tmp_path, compared):
     fit(np.zeros((2, fit.dimension)))
     with pytest.raises(ValueError, match="another experiment|does not exist"):
         fit.write_run(str(compared))
+
+
+def test_fitness_from_keywords_equals_the_config():
+    kw = dict(features="lee", board="6x8", runs=2, seed=5, games=3, max_pieces=300, budget_pieces=150000,
+              heldout_games=8, heldout_max_pieces=2000, heldout_boards=["6x10"])
+    x = np.random.default_rng(1).normal(size=(5, 4))
+    for run in (0, 1):
+        by_keywords = tb.Fitness.from_keywords(run=run, threads=1, **kw)
+        by_config = tb.Fitness(TINY, run=run, threads=1)
+        assert by_keywords.seed == by_config.seed
+        assert np.array_equal(by_keywords.evaluate(x, generation=3), by_config.evaluate(x, generation=3))
+    # Names go into the config text only as plain tokens; everything is range-checked.
+    for bad, message in [({"features": 'bcts"\nruns = 7'}, "name"), ({"nope": 1}, "unknown keyword"),
+                         ({"games": True}, "number"), ({"games": 0}, "games"), ({"board": "99x99"}, "board")]:
+        with pytest.raises(ValueError, match=message):
+            tb.Fitness.from_keywords(**bad)
