@@ -16,6 +16,7 @@
 #include <string_view>
 #include <thread>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "feature_set.h"
@@ -49,9 +50,19 @@ using std::chrono::microseconds;
 
 constexpr int kRequestTag = 101, kChunkTag = 102;
 constexpr std::size_t kBuildIdBytes = 128;
-// A job's games go out in chunks of about total / (8 x ranks) games, so that games of very
-// different lengths still balance; a rank asks for at least one game per thread of its own.
-constexpr std::int64_t kChunksPerRank = 8;
+// Guided self-scheduling: a request gets about (games left) / (2 x ranks) games, at least one
+// per thread of the asking rank, so chunks start large (few requests) and shrink to single
+// games at the end, where games of very different lengths would otherwise leave ranks idle.
+std::pair<std::int64_t, std::int64_t> take(std::atomic<std::int64_t>& next, std::int64_t total, int ranks,
+                                           std::int64_t least) {
+  std::int64_t begin = next.load(std::memory_order_relaxed);
+  for (;;) {
+    if (begin >= total) return {-1, -1};
+    const std::int64_t left = total - begin;
+    const std::int64_t n = std::min(left, std::max(least, (left + 2 * ranks - 1) / (2 * ranks)));
+    if (next.compare_exchange_weak(begin, begin + n, std::memory_order_relaxed)) return {begin, begin + n};
+  }
+}
 
 enum class Kind : std::int32_t { stop = 0, play = 1 };
 
@@ -63,7 +74,6 @@ struct Header {
   std::int64_t games_per_policy = 0;
   std::uint64_t first_stream = 0;
   std::int64_t total = 0;  // games
-  std::int64_t chunk = 1;  // games per chunk, at least
   std::int64_t policy_bytes = 0;
   char kernel[32] = {};
   GameConfig config;
@@ -268,7 +278,6 @@ class Distributor final : public GameDistributor {
     h.games_per_policy = games_per_policy;
     h.first_stream = first_stream;
     h.total = total;
-    h.chunk = std::max<std::int64_t>(1, (total + kChunksPerRank * size - 1) / (kChunksPerRank * size));
     const std::string_view name = kernel_name(kernel);
     std::memcpy(h.kernel, name.data(), std::min(name.size(), sizeof h.kernel - 1));
     h.config = config;
@@ -277,29 +286,26 @@ class Distributor final : public GameDistributor {
     bcast_bytes(&h, sizeof h, microseconds(2000));
     bcast_bytes(bytes.data(), h.policy_bytes, microseconds(2000));
 
-    // Games are handed out from one counter: a request for n games gets [next, next + n).
+    // Games are handed out from one counter (take()); a request carries the asking rank's
+    // thread count.
     std::atomic<std::int64_t> next{0};
     std::thread server([&] {
       for (int stopped = 0; stopped < size - 1;) {
-        std::int64_t want = 0;
+        std::int64_t least = 0;
         MPI_Request r;
-        MPI_Irecv(&want, 1, MPI_INT64_T, MPI_ANY_SOURCE, kRequestTag, MPI_COMM_WORLD, &r);
+        MPI_Irecv(&least, 1, MPI_INT64_T, MPI_ANY_SOURCE, kRequestTag, MPI_COMM_WORLD, &r);
         const MPI_Status status = wait_idle(r, microseconds(500));
-        want = std::clamp<std::int64_t>(want, 1, total);
-        std::int64_t range[2] = {next.fetch_add(want), 0};
-        range[1] = std::min(total, range[0] + want);
-        if (range[0] >= total) {
-          range[0] = range[1] = -1;
-          ++stopped;
-        }
+        const auto [begin, end] = take(next, total, size, std::clamp<std::int64_t>(least, 1, total));
+        if (begin < 0) ++stopped;
+        const std::int64_t range[2] = {begin, end};
         MPI_Send(range, 2, MPI_INT64_T, status.MPI_SOURCE, kChunkTag, MPI_COMM_WORLD);
       }
     });
     std::vector<Keyed> mine;
     try {
-      const std::int64_t want = std::max<std::int64_t>(h.chunk, thread_count(threads));
-      for (std::int64_t begin; (begin = next.fetch_add(want)) < total;) {
-        const std::int64_t end = std::min(total, begin + want);
+      for (;;) {
+        const auto [begin, end] = take(next, total, size, thread_count(threads));
+        if (begin < 0) break;
         const std::vector<GameResult> r = play_range(begin, end);
         for (std::int64_t g = begin; g < end; ++g) mine.push_back({g, r[static_cast<std::size_t>(g - begin)]});
       }
@@ -332,9 +338,9 @@ void serve_job(const Header& h) {
   const std::vector<Policy> policies = decode(bytes);
   const FeatureKernel kernel = kernel_here(h.kernel);
   std::vector<Keyed> mine;
-  const std::int64_t want = std::max<std::int64_t>(h.chunk, thread_count(h.threads));
+  const std::int64_t least = thread_count(h.threads);
   for (;;) {
-    MPI_Send(&want, 1, MPI_INT64_T, 0, kRequestTag, MPI_COMM_WORLD);
+    MPI_Send(&least, 1, MPI_INT64_T, 0, kRequestTag, MPI_COMM_WORLD);
     std::int64_t range[2] = {-1, -1};
     MPI_Request r;
     MPI_Irecv(range, 2, MPI_INT64_T, 0, kChunkTag, MPI_COMM_WORLD, &r);
