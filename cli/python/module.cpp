@@ -310,23 +310,30 @@ Piece piece_named(const std::string& name) {
 
 // The values of a feature set's weights for the candidates of a block: the evaluator's terms
 // with every weight 1 (the landing height's term is 2 x landing height, halved back).
-std::vector<double> block_features(const FeatureSet& set, CandidateBlock& block, Geometry g, int k_count,
-                                   int& dim) {
+struct BlockFeatures {
+  int dim = 0;
+  std::vector<double> values;  // (candidates, dim)
+  std::vector<bool> move;      // (dim) a move feature (landing height, eroded cells, lines)
+};
+
+BlockFeatures block_features(const FeatureSet& set, CandidateBlock& block, Geometry g, int k_count) {
+  BlockFeatures f;
   Policy p;
   p.features = &set;
-  dim = set.dimension(g.width);
-  p.weights.assign(static_cast<std::size_t>(dim), 1.0);
+  f.dim = set.dimension(g.width);
+  p.weights.assign(static_cast<std::size_t>(f.dim), 1.0);
   const LinearEvaluator ev(p, g, best_kernel().kernel);
   ev.score(block);
   const std::vector<LinearTerm>& terms = ev.terms();
-  if (static_cast<int>(terms.size()) != dim) value_error("internal: the feature terms do not match the set");
-  std::vector<double> out(static_cast<std::size_t>(k_count) * static_cast<std::size_t>(dim));
+  if (static_cast<int>(terms.size()) != f.dim) value_error("internal: the feature terms do not match the set");
+  f.values.resize(static_cast<std::size_t>(k_count) * static_cast<std::size_t>(f.dim));
+  for (const LinearTerm& t : terms) f.move.push_back(t.slot >= SLOT_NB);
   for (int k = 0; k < k_count; ++k)
-    for (int i = 0; i < dim; ++i) {
+    for (int i = 0; i < f.dim; ++i) {
       const LinearTerm& t = terms[static_cast<std::size_t>(i)];
-      out[static_cast<std::size_t>(k * dim + i)] = t.weight * block.value(t.slot, k);
+      f.values[static_cast<std::size_t>(k * f.dim + i)] = t.weight * block.value(t.slot, k);
     }
-  return out;
+  return f;
 }
 
 // Feature values of one board.  Move features (landing height, eroded cells, lines) belong to
@@ -345,16 +352,11 @@ py::array_t<double> features(const py::array_t<std::int64_t, py::array::c_style 
   block->cols.fill(0);
   for (int c = 0; c < g.width; ++c) block->cols[static_cast<std::size_t>(c) * kBlockCapacity] = b.cols[c];
   block->terminal.fill(false);
-  int dim = 0;
-  std::vector<double> v = block_features(*set, *block, g, 1, dim);
-  Policy probe;
-  probe.features = set;
-  probe.weights.assign(static_cast<std::size_t>(dim), 1.0);
-  const LinearEvaluator ev(probe, g, best_kernel().kernel);
-  for (int i = 0; i < dim; ++i)
-    if (ev.terms()[static_cast<std::size_t>(i)].slot >= SLOT_NB) v[static_cast<std::size_t>(i)] = std::nan("");
-  py::array_t<double> out(dim);
-  std::copy(v.begin(), v.end(), out.mutable_data());
+  BlockFeatures f = block_features(*set, *block, g, 1);
+  for (int i = 0; i < f.dim; ++i)
+    if (f.move[static_cast<std::size_t>(i)]) f.values[static_cast<std::size_t>(i)] = std::nan("");
+  py::array_t<double> out(f.dim);
+  std::copy(f.values.begin(), f.values.end(), out.mutable_data());
   return out;
 }
 
@@ -395,11 +397,10 @@ py::dict afterstates(const py::array_t<std::int64_t, py::array::c_style | py::ar
   if (!feature_set.empty()) {
     const FeatureSet* set = find_feature_set(feature_set);
     if (!set) value_error("unknown feature set '" + feature_set + "'");
-    int dim = 0;
-    const std::vector<double> v = block_features(*set, *block, g, n, dim);
-    py::array_t<double> f({n, dim});
-    std::copy(v.begin(), v.end(), f.mutable_data());
-    out["features"] = f;
+    const BlockFeatures f = block_features(*set, *block, g, n);
+    py::array_t<double> values({n, f.dim});
+    std::copy(f.values.begin(), f.values.end(), values.mutable_data());
+    out["features"] = values;
   }
   return out;
 }
