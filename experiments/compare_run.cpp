@@ -293,7 +293,7 @@ Json finish_run(const ExperimentConfig& c, int spec_index, int run, const std::s
                  {"weights", final.network ? Json(nullptr) : Json(final.weights)},
                  {"records", t.records},
                  {"held_out", held}};
-  if (spec.optimizer == "external") write_file_atomically((dir / "generations.csv").string(), csv(t.records));
+  if (is_external(spec)) write_file_atomically((dir / "generations.csv").string(), csv(t.records));
   write_file_atomically((dir / "result.json").string(), result.dump(1));
   return result;
 }
