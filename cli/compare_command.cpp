@@ -244,6 +244,8 @@ int run_compare(const CompareOptions& o) {
   if (!path_exists(dir + "/metadata.json"))
     write_file_atomically(dir + "/metadata.json", metadata(std::string(kernel.name), o.threads, c).dump(2));
   std::fprintf(stderr, "compare: %s -> %s\n", c.name.c_str(), dir.c_str());
+  if (const std::string w = opt::significance_warning(c); !w.empty())
+    std::fprintf(stderr, "compare: warning: %s\n", w.c_str());
 
   CompareProgress progress;
   ProgressLine line([&] { return progress_text(progress, c); });

@@ -60,7 +60,7 @@ std::string play_json(const PlayRun& r) {
   doc["summary"] = {{"games", s.games},
                     {"mean_lines", s.mean_lines},
                     {"ci95", {nullable(s.ci95_low), nullable(s.ci95_high)}},
-                    {"stddev_lines", s.stddev_lines},
+                    {"stddev_lines", nullable(s.stddev_lines)},
                     {"median_lines", s.median_lines},
                     {"min_lines", s.min_lines},
                     {"max_lines", s.max_lines},
@@ -117,8 +117,11 @@ std::string play_table(const PlayRun& r) {
                 static_cast<long long>(s.games), static_cast<long long>(s.capped_games),
                 static_cast<long long>(r.config.max_pieces));
   out << buf;
-  std::snprintf(buf, sizeof buf, "mean lines         %.1f  95%% CI [%.1f, %.1f]\n", s.mean_lines,
-                s.ci95_low, s.ci95_high);
+  if (s.games < 2)
+    std::snprintf(buf, sizeof buf, "mean lines         %.1f  (one game: no interval, no deviation)\n", s.mean_lines);
+  else
+    std::snprintf(buf, sizeof buf, "mean lines         %.1f  95%% CI [%.1f, %.1f]%s\n", s.mean_lines, s.ci95_low,
+                  s.ci95_high, s.capped_games ? "  (capped games count their lines at the cap: a lower bound)" : "");
   out << buf;
   std::snprintf(buf, sizeof buf, "median / min / max %.1f / %lld / %lld\n", s.median_lines,
                 static_cast<long long>(s.min_lines), static_cast<long long>(s.max_lines));

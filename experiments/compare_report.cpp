@@ -1,8 +1,10 @@
 #include "compare_report.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
+#include "rng.h"
 #include "stats.h"
 
 namespace tb::opt {
@@ -10,11 +12,23 @@ namespace {
 
 using Json = nlohmann::json;
 
+inline constexpr std::uint64_t kBootstrapSeed = 0x424f4f5453545250ull;  // "BOOTSTRP"
+
 Json nullable(double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); }
 
-// Held-out results of one optimizer on one board, across its runs.
-Json held_out(const std::vector<const Json*>& runs, const std::string& board) {
-  std::vector<double> means;
+// A bootstrap interval as report.json holds it; null when there are fewer than two values.
+Json interval_json(const std::vector<double>& v, std::uint64_t seed) {
+  if (v.size() < 2) return nullptr;
+  const BootstrapCi ci = bootstrap_mean_ci95(v, seed);
+  return {{"low", nullable(ci.low)}, {"high", nullable(ci.high)}, {"method", ci.method},
+          {"resamples", ci.resamples}, {"seed", ci.seed}, {"n", v.size()}};
+}
+
+// Held-out results of one optimizer on one board, across its runs.  `seed` keys its bootstrap
+// streams (one for the interval over runs, one for the interval over games).
+Json held_out(const std::vector<const Json*>& runs, const std::string& board, std::uint64_t seed) {
+  std::vector<double> means, lines;
+  std::vector<std::uint8_t> capped_flags;
   std::int64_t games = 0, capped = 0;
   Json per_run = Json::array();
   for (const Json* r : runs) {
@@ -22,35 +36,53 @@ Json held_out(const std::vector<const Json*>& runs, const std::string& board) {
     means.push_back(h["mean_lines"].get<double>());
     games += h["games"].get<std::int64_t>();
     capped += h["capped_games"].get<std::int64_t>();
-    per_run.push_back(h);
+    const std::size_t first = lines.size();
+    for (const Json& l : h["lines"]) lines.push_back(l.get<double>());
+    capped_flags.resize(lines.size(), 0);
+    for (const Json& i : h["capped"]) capped_flags[first + i.get<std::size_t>()] = 1;
+    Json summary = h;
+    summary.erase("lines");  // the pooled games below keep what the report needs
+    summary.erase("capped");
+    per_run.push_back(summary);
   }
-  // Across runs when there are two or more; a single run falls back to its own interval
-  // over its held-out games.
-  const MeanCi ci = mean_ci95(means);
-  const bool one = means.size() == 1;
-  const Json ci95 = one ? per_run[0]["ci95"] : Json{nullable(ci.low), nullable(ci.high)};
+  const CensoredSummary km = censored_summary(lines, capped_flags);
   return {{"board", board},
-          {"mean_lines", ci.mean},
-          {"ci95", ci95},
-          {"ci95_across", one ? "games" : "runs"},
+          {"mean_lines", mean_ci95(means).mean},
           {"median_lines", median(means)},
+          {"ci95_runs", interval_json(means, stream_key(seed, 0))},
+          {"ci95_games", interval_json(lines, stream_key(seed, 1))},
           {"games", games},
           {"capped_games", capped},
+          {"censoring",
+           {{"capped_games", km.capped},
+            {"restricted_mean_lines", nullable(km.restricted_mean)},
+            {"median_lines", nullable(km.median)},
+            {"median_reached", km.median_reached}}},
           {"runs", means.size()},
           {"run_means", means},
+          {"run_stddev", nullable(mean_ci95(means).stddev)},
           {"per_run", per_run}};
 }
 
-// Pieces simulated until the best training statistic first reached `target`, per run.
+// Pieces simulated until a progress evaluation first reached `target`, per run, for every
+// target; null targets when no run recorded progress (external entries).
 Json target_table(const std::vector<const Json*>& runs, const std::vector<double>& targets) {
+  const bool recorded = std::any_of(runs.begin(), runs.end(), [](const Json* r) {
+    return std::any_of((*r)["records"].begin(), (*r)["records"].end(),
+                       [](const Json& rec) { return rec.contains("progress"); });
+  });
   Json out = Json::array();
   for (double target : targets) {
+    if (!recorded) {
+      out.push_back({{"target", target}, {"runs", runs.size()}, {"successes", nullptr}});
+      continue;
+    }
     std::vector<double> hits;
     double spent = 0;
     for (const Json* r : runs) {
       bool hit = false;
       for (const Json& rec : (*r)["records"])
-        if (!rec["best"].is_null() && rec["best"].get<double>() >= target) {
+        if (rec.contains("progress") && rec["progress"]["mean_lines"].get<double>() >= target) {
           hits.push_back(rec["pieces"].get<double>());
           spent += rec["pieces"].get<double>();
           hit = true;
@@ -68,18 +100,93 @@ Json target_table(const std::vector<const Json*>& runs, const std::vector<double
   return out;
 }
 
+// The held-out comparison on the training board: the entry with the highest mean is the
+// candidate; every other entry is tested against it (two-sided Mann-Whitney U on per-run means),
+// the p values Holm-adjusted together; "best" is named only if every adjusted p is below alpha.
+Json comparisons(Json& optimizers, const std::vector<std::vector<double>>& run_means) {
+  constexpr double kAlpha = 0.05;
+  std::size_t top = 0;
+  for (std::size_t i = 1; i < optimizers.size(); ++i)
+    if (optimizers[i]["held_out"]["mean_lines"].get<double>() > optimizers[top]["held_out"]["mean_lines"].get<double>())
+      top = i;
+  std::vector<double> p;
+  std::vector<std::size_t> others;
+  for (std::size_t i = 0; i < optimizers.size(); ++i)
+    if (i != top) {
+      others.push_back(i);
+      p.push_back(mann_whitney(run_means[i], run_means[top]).p);
+    }
+  const std::vector<double> adjusted = holm_adjust(p);
+  const double m = static_cast<double>(others.size());
+  bool separated = !others.empty();
+  double design_min_p = 0;
+  std::int64_t more_runs = 0;
+  for (std::size_t k = 0; k < others.size(); ++k) {
+    const std::size_t i = others[k];
+    const MannWhitney mw = mann_whitney(run_means[i], run_means[top]);
+    const double min_p = mann_whitney_min_p(static_cast<int>(run_means[i].size()), static_cast<int>(run_means[top].size()));
+    design_min_p = std::max(design_min_p, min_p);
+    const Json& hi = optimizers[i]["held_out"];
+    const Json& ht = optimizers[top]["held_out"];
+    // Runs per entry for this difference at Holm's strictest level, from the observed spread.
+    const auto sd = [](const Json& h) { return h["run_stddev"].is_null() ? NAN : h["run_stddev"].get<double>(); };
+    const int needed = runs_needed(hi["mean_lines"].get<double>(), sd(hi), ht["mean_lines"].get<double>(), sd(ht),
+                                   kAlpha / m);
+    const bool significant = adjusted[k] < kAlpha;
+    separated = separated && significant;
+    if (!significant) more_runs = std::max<std::int64_t>(more_runs, needed);
+    optimizers[i]["vs_top"] = {{"against", optimizers[top]["label"]},
+                               {"u", mw.u},
+                               {"p", mw.p},
+                               {"p_holm", adjusted[k]},
+                               {"exact", mw.exact},
+                               {"min_p", min_p},
+                               {"significant", significant},
+                               {"runs_needed", needed > 0 ? Json(needed) : Json(nullptr)},
+                               {"samples", "per-run held-out means"}};
+  }
+  optimizers[top]["vs_top"] = nullptr;
+  return {{"alpha", kAlpha},
+          {"adjustment", "holm"},
+          {"test", "two-sided Mann-Whitney U of per-run held-out means against the highest mean"},
+          {"comparisons", others.size()},
+          {"top", optimizers[top]["label"]},
+          {"best", separated ? optimizers[top]["label"] : Json(nullptr)},
+          {"largest_min_p", others.empty() ? Json(nullptr) : Json(design_min_p)},
+          {"runs_needed", more_runs > 0 ? Json(more_runs) : Json(nullptr)}};
+}
+
 }  // namespace
+
+std::string significance_warning(const ExperimentConfig& c) {
+  const std::size_t entries = c.optimizers.size();
+  if (entries < 2) return "";
+  const double level = 0.05 / static_cast<double>(entries - 1);  // Holm's first step
+  const double min_p = mann_whitney_min_p(c.runs, c.runs);
+  if (min_p <= level) return "";
+  int enough = c.runs;
+  while (mann_whitney_min_p(enough, enough) > level) ++enough;
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "%.3g", min_p);
+  return "with " + std::to_string(c.runs) + " run(s) per entry the smallest p a comparison can reach is " + buf +
+         ", above the 0.05 / " + std::to_string(entries - 1) +
+         " that Holm's adjustment asks of the first comparison: the report cannot name a best; " +
+         std::to_string(enough) + " runs per entry are the least that could";
+}
 
 Json build_report(const ExperimentConfig& c, const std::vector<Json>& runs, const Json& metadata) {
   const std::string board = size_name(c.rules.geometry);
   Json optimizers = Json::array();
   std::vector<std::vector<double>> run_means;
-  for (const OptimizerSpec& spec : c.optimizers) {
+  for (std::size_t e = 0; e < c.optimizers.size(); ++e) {
+    const OptimizerSpec& spec = c.optimizers[e];
     std::vector<const Json*> mine;
     for (const Json& r : runs)
       if (r["label"] == spec.label) mine.push_back(&r);
     Json boards = Json::object();
-    for (Geometry g : c.heldout_boards) boards[size_name(g)] = held_out(mine, size_name(g));
+    for (std::size_t b = 0; b < c.heldout_boards.size(); ++b)
+      boards[size_name(c.heldout_boards[b])] =
+          held_out(mine, size_name(c.heldout_boards[b]), stream_key(c.seed ^ kBootstrapSeed, e * 64 + b));
     std::vector<double> pieces, seconds, games;
     Json stops = Json::array(), best_training = Json::array();
     for (const Json* r : mine) {
@@ -103,26 +210,13 @@ Json build_report(const ExperimentConfig& c, const std::vector<Json>& runs, cons
                           {"stop_reasons", stops},
                           {"targets", target_table(mine, c.targets)}});
   }
-  // The best optimizer by held-out mean on the training board; the others are tested against it.
-  std::size_t best = 0;
-  for (std::size_t i = 1; i < optimizers.size(); ++i)
-    if (optimizers[i]["held_out"]["mean_lines"].get<double>() >
-        optimizers[best]["held_out"]["mean_lines"].get<double>())
-      best = i;
-  for (std::size_t i = 0; i < optimizers.size(); ++i) {
-    if (i == best) {
-      optimizers[i]["vs_best"] = nullptr;
-      continue;
-    }
-    const MannWhitney mw = mann_whitney(run_means[i], run_means[best]);
-    optimizers[i]["vs_best"] = {{"against", optimizers[best]["label"]}, {"u", mw.u}, {"p", mw.p},
-                                {"exact", mw.exact}, {"samples", "per-run held-out means"}};
-  }
+  const Json verdict = comparisons(optimizers, run_means);
   return {{"schema", "tetrisbench.compare"},
-          {"schema_version", 1},
+          {"schema_version", 2},
           {"experiment", to_json(c)},
           {"metadata", metadata},
-          {"best", optimizers[best]["label"]},
+          {"comparison", verdict},
+          {"best", verdict["best"]},
           {"optimizers", optimizers}};
 }
 

@@ -26,16 +26,34 @@ using Json = nlohmann::json;
 
 
 
+// progress_lines is empty in the rows without a progress evaluation.
 std::string csv(const Json& records) {
   std::ostringstream out;
   out.precision(17);
-  out << "generation,evaluations,pieces,games,best,gen_best,gen_mean,spread,capped_games,seconds\n";
-  for (const Json& r : records)
+  out << "generation,evaluations,pieces,games,best,gen_best,gen_mean,spread,capped_games,seconds,progress_lines\n";
+  for (const Json& r : records) {
     out << r["generation"] << ',' << r["evaluations"] << ',' << r["pieces"] << ',' << r["games"]
         << ',' << r["best"].get<double>() << ',' << r["gen_best"].get<double>() << ','
         << r["gen_mean"].get<double>() << ',' << r["spread"].get<double>() << ','
-        << r["capped_games"] << ',' << r["seconds"].get<double>() << '\n';
+        << r["capped_games"] << ',' << r["seconds"].get<double>() << ',';
+    if (r.contains("progress")) out << r["progress"]["mean_lines"].get<double>();
+    out << '\n';
+  }
   return out.str();
+}
+
+// Hundredths of the budget spent after `pieces` and `games` (the larger share when both are
+// capped); a progress evaluation follows each generation that raises it.
+std::int64_t budget_hundredths(const ExperimentConfig& c, std::int64_t pieces, std::int64_t games) {
+  std::int64_t h = 0;  // pieces, games <= 2^62 / 100 in practice: both are capped by a budget <= 1e15
+  if (c.budget_pieces > 0) h = std::max(h, pieces / (c.budget_pieces / 100 > 0 ? c.budget_pieces / 100 : 1));
+  if (c.budget_games > 0) h = std::max(h, games / (c.budget_games / 100 > 0 ? c.budget_games / 100 : 1));
+  return h;
+}
+
+Json progress_json(const Policy& policy, const ExperimentConfig& c, int threads, FeatureKernel kernel) {
+  const ProgressResult p = evaluate_progress(policy, c, threads, kernel);
+  return {{"mean_lines", p.mean_lines}, {"pieces", p.pieces}, {"capped_games", p.capped_games}};
 }
 
 
@@ -133,6 +151,9 @@ Trained train_blackbox(const ExperimentConfig& c, const OptimizerSpec& spec, int
     }
     t.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     t.records.push_back(generation_record(t, *opt, fit, g, X.cols()));
+    if (c.progress_games > 0 &&
+        budget_hundredths(c, t.pieces, t.games) > budget_hundredths(c, t.pieces - fit.pieces, t.games - fit.games))
+      t.records.back()["progress"] = progress_json(policy_from(best_x, spec.features, ""), c, threads, kernel);
     ++t.generations;
     save_blackbox(dir, t, best_x, *opt);
     if (progress) progress({spec.label, run, t.generations, t.pieces, t.best_training});
@@ -150,6 +171,8 @@ Trained train_td(const ExperimentConfig& c, const OptimizerSpec& spec, int spec_
   rs.budget_pieces = c.budget_pieces;
   rs.period_pieces = std::max<std::int64_t>(1, c.budget_pieces / 100);
   rs.checkpoint = (dir / "checkpoint.json").string();
+  if (c.progress_games > 0)  // the current weights, played greedily (no exploration)
+    rs.evaluate = [&](const td::TdLearner& l) { return progress_json(l.policy(""), c, threads, kernel); };
   Trained t;
   double best = -HUGE_VAL;
   const td::TdRun r = td::run_td(rs, threads, kernel, [&](const td::TdLearner& l, const td::TdPeriod& p) {
@@ -172,6 +195,7 @@ Trained train_td(const ExperimentConfig& c, const OptimizerSpec& spec, int spec_
                          {"spread", 0.0},
                          {"capped_games", p["capped"]},
                          {"seconds", p["seconds"]}});
+    if (p.contains("progress")) t.records.back()["progress"] = p["progress"];
   }
   write_file_atomically((dir / "generations.csv").string(), csv(t.records));
   t.pieces = r.learner->pieces();
@@ -184,6 +208,18 @@ Trained train_td(const ExperimentConfig& c, const OptimizerSpec& spec, int spec_
 }
 
 }  // namespace
+
+nlohmann::json heldout_json(std::span<const GameResult> games) {
+  Json j = summary_json(summarize(games));
+  Json lines = Json::array(), capped = Json::array();
+  for (std::size_t i = 0; i < games.size(); ++i) {
+    lines.push_back(games[i].lines);
+    if (games[i].capped) capped.push_back(i);
+  }
+  j["lines"] = std::move(lines);
+  j["capped"] = std::move(capped);
+  return j;
+}
 
 nlohmann::json summary_json(const PlaySummary& s) {
   return {{"games", s.games},
@@ -277,7 +313,7 @@ Json finish_run(const ExperimentConfig& c, int spec_index, int run, const std::s
   final.source = "tetrisbench compare, experiment " + c.name + ", optimizer " + spec.label;
   Json held = Json::object();
   for (Geometry g : c.heldout_boards)
-    held[size_name(g)] = summary_json(evaluate_heldout(final, c, g, threads, kernel));
+    held[size_name(g)] = heldout_json(heldout_games(final, c, g, threads, kernel));
   write_file_atomically((dir / "final.policy").string(), format_policy(final));
   Json result = {{"label", spec.label},
                  {"optimizer", spec.optimizer},

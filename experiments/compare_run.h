@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,9 @@ std::int64_t generation_cap(const ExperimentConfig& c, std::int64_t pieces, std:
 
 // A held-out summary as result.json and report.json hold it.
 nlohmann::json summary_json(const PlaySummary& s);
+// result.json's held-out entry of one board: summary_json of the games plus "lines" (per game,
+// in game order) and "capped" (the indices of the games stopped by the piece cap).
+nlohmann::json heldout_json(std::span<const GameResult> games);
 
 // The training streams of run r are shared by every optimizer (common random numbers).
 std::uint64_t run_seed(const ExperimentConfig& c, int run);

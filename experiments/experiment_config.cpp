@@ -285,6 +285,17 @@ void read_heldout(Table held, ExperimentConfig& c) {
   held.reject_unknown();
 }
 
+// [progress]: the cap defaults to the fitness cap, else the held-out cap; a progress game
+// without any cap could last for ever on a good policy, so one of them must exist.
+void read_progress(Table progress, ExperimentConfig& c) {
+  c.progress_games = static_cast<int>(progress.integer("games", 10, 0, kMaxFitnessGames));
+  const std::int64_t fallback = c.fitness_max_pieces > 0 ? c.fitness_max_pieces : c.heldout_max_pieces;
+  c.progress_max_pieces = progress.integer("max_pieces", fallback, 0, limits::kMaxPieces);
+  if (c.progress_games > 0 && c.progress_max_pieces == 0)
+    progress.fail("max_pieces", "progress games need a piece cap: set it (or fitness.max_pieces), or set games = 0");
+  progress.reject_unknown();
+}
+
 // The [[optimizer]] tables, read after every other table (they are checked against it);
 // labels name folders, so no two may be the same.
 void read_optimizers(const toml::table& root, Table& top, const std::string& origin, ExperimentConfig& c) {
@@ -317,6 +328,8 @@ ExperimentConfig parse_experiment(const std::string& text, const std::string& or
   top.raw("budget");
   read_heldout(Table(root["heldout"].as_table(), "heldout", origin), c);
   top.raw("heldout");
+  read_progress(Table(root["progress"].as_table(), "progress", origin), c);
+  top.raw("progress");
   read_optimizers(root, top, origin, c);
   top.reject_unknown();
   return c;
@@ -361,6 +374,7 @@ nlohmann::json to_json(const ExperimentConfig& c) {
           {"budget", {{"pieces", c.budget_pieces}, {"games", c.budget_games}}},
           {"heldout", {{"games", c.heldout_games}, {"max_pieces", c.heldout_max_pieces},
                        {"boards", boards}, {"targets", c.targets}}},
+          {"progress", {{"games", c.progress_games}, {"max_pieces", c.progress_max_pieces}}},
           {"optimizers", opts}};
 }
 

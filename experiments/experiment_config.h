@@ -50,6 +50,12 @@ struct ExperimentConfig {
   std::int64_t heldout_max_pieces = 0;
   std::vector<Geometry> heldout_boards;  // the training board first; more for research rules only
   std::vector<double> targets;           // line counts for the runtime-to-target tables
+  // Progress: after the first generation (black-box) or period (TD) that ends at or past each
+  // 1% of the budget, the weights the run would return then play `progress_games` fixed games
+  // capped at `progress_max_pieces`: the same measure on the same schedule for every entry
+  // (docs/experiments.md "Progress").  0 games = not recorded.
+  int progress_games = 10;
+  std::int64_t progress_max_pieces = 0;
   std::vector<OptimizerSpec> optimizers;
 };
 

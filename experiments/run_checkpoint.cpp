@@ -26,10 +26,37 @@ void check_records(const Json& records, std::int64_t generations, const std::str
       if (!(v.is_null() && std::string_view(key) == "best"))  // best is null before any generation
         json_real(v, -HUGE_VAL, HUGE_VAL, where + ": records." + key);
     }
+    check_progress(r, where + ": records");
+  }
+}
+
+// A held-out board's per-game lines and capped game indices, as heldout_json writes them.
+void check_game_lists(const Json& h, std::int64_t games, const std::string& at) {
+  const Json& lines = json_member(h, "lines", at + "lines");
+  const Json& capped = json_member(h, "capped", at + "capped");
+  if (!lines.is_array() || static_cast<std::int64_t>(lines.size()) != games)
+    throw InputError(at + "lines must be an array of one line count per game");
+  for (const Json& v : lines) json_integer(v, 0, kCountLimit, at + "lines[]");
+  if (!capped.is_array() || static_cast<std::int64_t>(capped.size()) != json_integer(json_member(h, "capped_games", at), 0, games, at + "capped_games"))
+    throw InputError(at + "capped must list capped_games game indices");
+  std::int64_t previous = -1;
+  for (const Json& v : capped) {
+    const std::int64_t i = json_integer(v, 0, games - 1, at + "capped[]");
+    if (i <= previous) throw InputError(at + "capped must be increasing game indices");
+    previous = i;
   }
 }
 
 }  // namespace
+
+void check_progress(const Json& record, const std::string& where) {
+  if (!record.contains("progress")) return;
+  const Json& p = record["progress"];
+  const std::string at = where + ".progress.";
+  json_real(json_member(p, "mean_lines", at + "mean_lines"), 0, HUGE_VAL, at + "mean_lines");
+  json_integer(json_member(p, "pieces", at + "pieces"), 0, kCountLimit, at + "pieces");
+  json_integer(json_member(p, "capped_games", at + "capped_games"), 0, kCountLimit, at + "capped_games");
+}
 
 Json blackbox_checkpoint_json(const BlackboxCheckpoint& ck, const Optimizer& opt) {
   return {{"version", kCheckpointVersion},
@@ -94,8 +121,9 @@ void check_run_result(const Json& r, const ExperimentConfig& c, int spec_index, 
     const std::string board = std::to_string(g.width) + "x" + std::to_string(g.height);
     const Json& h = json_member(field(r, "held_out"), board, where + ": held_out." + board);
     const std::string at = where + ": held_out." + board + ".";
-    json_integer(field(h, "games"), 1, limits::kMaxGames, at + "games");
+    const std::int64_t games = json_integer(field(h, "games"), 1, limits::kMaxGames, at + "games");
     json_integer(field(h, "capped_games"), 0, limits::kMaxGames, at + "capped_games");
+    check_game_lists(h, games, at);
     json_real(field(h, "mean_lines"), 0, HUGE_VAL, at + "mean_lines");
     const Json& ci = field(h, "ci95");
     if (!ci.is_array() || ci.size() != 2 || !std::all_of(ci.begin(), ci.end(), [](const Json& v) {

@@ -10,6 +10,7 @@
 
 #include "checked_number.h"
 #include "file_io.h"
+#include "run_checkpoint.h"
 #include "json_fields.h"
 
 namespace tb::td {
@@ -44,6 +45,7 @@ void check_periods(const Json& records) {
       opt::json_integer(opt::json_member(r, key, "records"), 0, kInt64Max, std::string("records.") + key);
     for (const char* key : {"mean_lines", "seconds"})
       opt::json_real(opt::json_member(r, key, "records"), 0, HUGE_VAL, std::string("records.") + key);
+    opt::check_progress(r, "records");
   }
 }
 
@@ -194,6 +196,7 @@ TdRun run_td(const TdRunSpec& spec, int threads, FeatureKernel kernel, const TdP
     cur.mean_lines = cur.ended ? lines / static_cast<double>(cur.ended) : 0.0;
     cur.seconds = run.seconds;
     run.records.push_back(to_json(cur));
+    if (spec.evaluate) run.records.back()["progress"] = spec.evaluate(learner);
     if (!spec.checkpoint.empty())
       write_file_atomically(spec.checkpoint, td_checkpoint_json(config_json, learner, run).dump());
     if (progress) progress(learner, cur);

@@ -45,6 +45,8 @@ struct TdRunSpec {
   std::int64_t budget_pieces = 0;  // stop once pieces() reaches it (whole steps only)
   std::int64_t period_pieces = 0;  // a record (and a checkpoint) at least this often
   std::string checkpoint;          // empty: none; if the file exists the run resumes from it
+  // If set, called at every record; its result is the record's "progress" (checkpointed with it).
+  std::function<nlohmann::json(const TdLearner&)> evaluate;
 };
 
 struct TdRun {

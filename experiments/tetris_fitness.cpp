@@ -48,15 +48,36 @@ GenerationFitness evaluate_generation(const Matrix& X, const std::string& featur
   return out;
 }
 
-PlaySummary evaluate_heldout(const Policy& policy, const ExperimentConfig& c, Geometry board,
-                             int threads, FeatureKernel kernel) {
+std::vector<GameResult> heldout_games(const Policy& policy, const ExperimentConfig& c, Geometry board, int threads,
+                                      FeatureKernel kernel) {
   GameConfig config;
   config.rules = c.rules;
   config.rules.geometry = board;
   config.seed = stream_key(c.seed ^ kHeldOutSeed, 0);
   config.max_pieces = c.heldout_max_pieces;
-  const auto games = play_games(policy, config, c.heldout_games, threads, kernel, nullptr);
-  return summarize(games);
+  return play_games(policy, config, c.heldout_games, threads, kernel, nullptr);
+}
+
+PlaySummary evaluate_heldout(const Policy& policy, const ExperimentConfig& c, Geometry board,
+                             int threads, FeatureKernel kernel) {
+  return summarize(heldout_games(policy, c, board, threads, kernel));
+}
+
+ProgressResult evaluate_progress(const Policy& policy, const ExperimentConfig& c, int threads, FeatureKernel kernel) {
+  GameConfig config;
+  config.rules = c.rules;
+  config.seed = stream_key(c.seed ^ kProgressSeed, 0);
+  config.max_pieces = c.progress_max_pieces;
+  const auto games = play_games(policy, config, c.progress_games, threads, kernel, nullptr);
+  ProgressResult r;
+  double sum = 0;
+  for (const GameResult& g : games) {  // index order: the same sum on every run
+    sum += static_cast<double>(g.lines);
+    r.pieces += g.pieces;
+    r.capped_games += g.capped;
+  }
+  r.mean_lines = games.empty() ? 0.0 : sum / static_cast<double>(games.size());
+  return r;
 }
 
 }  // namespace tb::opt

@@ -18,6 +18,7 @@
 namespace tb::opt {
 
 inline constexpr std::uint64_t kHeldOutSeed = 0x48454c444f5554ull;  // "HELDOUT"
+inline constexpr std::uint64_t kProgressSeed = 0x50524f4752455353ull;  // "PROGRESS"
 
 struct GenerationFitness {
   Vector f;                        // (lambda) objective to minimize: minus the statistic
@@ -35,8 +36,19 @@ GenerationFitness evaluate_generation(const Matrix& X, const std::string& featur
                                       std::uint64_t run_seed, std::int64_t generation,
                                       std::int64_t max_pieces, int threads, FeatureKernel kernel);
 
-// The held-out games of one policy on one board.
+// The held-out games of one policy on one board, in game order, and their summary.
+std::vector<GameResult> heldout_games(const Policy& policy, const ExperimentConfig& c, Geometry board, int threads,
+                                      FeatureKernel kernel);
 PlaySummary evaluate_heldout(const Policy& policy, const ExperimentConfig& c, Geometry board,
                              int threads, FeatureKernel kernel);
+
+// One progress evaluation (experiment_config.h): the policy's c.progress_games games on the
+// training board, capped at c.progress_max_pieces, on streams keyed by kProgressSeed mixed with
+// the experiment seed: the same games at every point of every run of every entry.
+struct ProgressResult {
+  double mean_lines = 0;
+  std::int64_t pieces = 0, capped_games = 0;
+};
+ProgressResult evaluate_progress(const Policy& policy, const ExperimentConfig& c, int threads, FeatureKernel kernel);
 
 }  // namespace tb::opt

@@ -25,12 +25,28 @@ PY
 
 "$bin" compare "$config" --out "$work/whole" --threads 2 2>"$work/whole.log" >/dev/null ||
   { fail "uninterrupted compare failed"; cat "$work/whole.log"; }
-for f in config.toml metadata.json report.json report.md plots/convergence.png plots/ecdf.png \
+for f in config.toml metadata.json report.json report.md plots/progress.png plots/ecdf.png \
          runs/ce/run-0/generations.csv runs/ce/run-0/final.policy runs/ce/run-0/result.json; do
   [ -s "$work/whole/$f" ] || fail "missing $f"
 done
 grep -q '"held_out"' "$work/whole/report.json" || fail "report.json has no held_out"
 grep -q 'Mann-Whitney' "$work/whole/report.md" || fail "report.md has no U test"
+# Progress games on one schedule for every entry: a TD learner evaluates at every record (each 1%
+# of the budget), a black-box optimizer at the first generation past each 1% mark.
+/usr/bin/python3 - "$work/whole" <<'PY' || fail "progress evaluations missing from the runs"
+import glob, json, sys
+for path in glob.glob(sys.argv[1] + "/runs/*/run-*/result.json"):
+    r = json.load(open(path))
+    recs = r["records"]
+    with_progress = [x for x in recs if "progress" in x]
+    assert with_progress, path
+    if r["optimizer"] in ("td0", "tdlambda", "ntuple"):
+        assert len(with_progress) == len(recs), path
+    for x in with_progress:
+        assert x["progress"]["mean_lines"] >= 0 and x["progress"]["pieces"] > 0, (path, x)
+    for h in r["held_out"].values():
+        assert len(h["lines"]) == h["games"] and len(h["capped"]) == h["capped_games"], path
+PY
 for policy in "$work"/whole/runs/*/run-0/final.policy; do
   "$bin" play --policy "$policy" --board "$board" --games 2 >/dev/null || fail "$policy does not play"
 done
@@ -91,7 +107,7 @@ r = json.load(open(d + "/report.json"))
 assert r["experiment"]["rules"] == "lee" and r["experiment"]["board"] == "10x22", r["experiment"]
 assert json.load(open(d + "/metadata.json"))["experiment"]["rules"] == "lee"
 for o in r["optimizers"]:
-    assert o["held_out"]["board"] == "10x22" and o["held_out"]["ci95"][0] is not None, o["held_out"]
+    assert o["held_out"]["board"] == "10x22" and o["held_out"]["ci95_games"]["low"] is not None, o["held_out"]
 PY
 grep -q 'rules `lee` on 10x22' "$work/lee/report.md" || fail "report.md does not name the lee rules"
 grep -q '^rules lee$' "$work/lee/runs/cmaes/run-0/final.policy" || fail "final.policy does not name the lee rules"

@@ -152,7 +152,7 @@ rc=$?
 timeout 120 "$bin" compare "$work/in/tiny.toml" --out "$work/it's" --threads 2 >"$work/stdout" 2>"$work/err"
 rc=$?
 [ $rc -eq 0 ] || fail "quote in --out: exit $rc: $(tail -n 1 "$work/err")"
-for f in report.json report.md plots/convergence.png; do
+for f in report.json report.md plots/progress.png; do
   [ -s "$work/it's/$f" ] || fail "quote in --out: no $f"
 done
 [ $failures -eq $f0 ] && echo "ok: shell injection through --out (report.py run without a shell)"

@@ -95,6 +95,22 @@ TEST(ExperimentConfig, RejectsBadInputWithTheKey) {
   EXPECT_NE(message("name = \"x\"\n[[optimizer]]\noptimizer = \"ce\"\n").find("budget"), std::string::npos);
   EXPECT_NE(message("name = \"x\"\n[budget\n").find("bad.toml:2"), std::string::npos);
   EXPECT_NE(message(base + "features = \"nope\"\n").find("features"), std::string::npos);
+  // Progress games: a count in range, and never without a piece cap.
+  EXPECT_NE(message(base + "[progress]\ngames = -1\n").find("progress.games"), std::string::npos);
+  EXPECT_NE(message(base + "[progress]\nmax_pieces = 0\n").find("progress.max_pieces"), std::string::npos);
+  EXPECT_NE(message(base + "[progress]\nevery = 2\n").find("unknown key"), std::string::npos);
+  EXPECT_EQ(message(base + "[progress]\ngames = 0\nmax_pieces = 0\n"), "no error");
+}
+
+TEST(ExperimentConfig, ProgressDefaults) {
+  const std::string base = "name = \"x\"\n[budget]\npieces = 10\n";
+  const ExperimentConfig a = parse_experiment(base + "[[optimizer]]\noptimizer = \"ce\"\n", "a.toml");
+  EXPECT_EQ(a.progress_games, 10);
+  EXPECT_EQ(a.progress_max_pieces, a.fitness_max_pieces);  // the fitness cap
+  const ExperimentConfig b = parse_experiment(
+      base + "[fitness]\nmax_pieces = 0\n[heldout]\nmax_pieces = 777\n[[optimizer]]\noptimizer = \"ce\"\n", "b.toml");
+  EXPECT_EQ(b.progress_max_pieces, 777);  // else the held-out cap
+  EXPECT_EQ(to_json(b)["progress"]["max_pieces"], 777);
 }
 
 TEST(ExperimentConfig, TdEntries) {
@@ -289,13 +305,37 @@ TEST(CompareReport, HeldOutObjectsAndTargets) {
     const json& h = o["held_out"];
     EXPECT_EQ(h["games"].get<int>(), 2 * 4);
     EXPECT_TRUE(h["mean_lines"].is_number());
-    EXPECT_EQ(h["ci95"].size(), 2u);
+    // Bootstrap intervals over the 2 run means and over the 8 pooled games, inside the data.
+    const double lo = *std::min_element(h["run_means"].begin(), h["run_means"].end());
+    const double hi = *std::max_element(h["run_means"].begin(), h["run_means"].end());
+    EXPECT_GE(h["ci95_runs"]["low"].get<double>(), lo);
+    EXPECT_LE(h["ci95_runs"]["high"].get<double>(), hi);
+    EXPECT_EQ(h["ci95_games"]["n"].get<int>(), 8);
+    EXPECT_GE(h["ci95_games"]["low"].get<double>(), 0.0);
+    EXPECT_EQ(h["censoring"]["capped_games"], h["capped_games"]);
     EXPECT_EQ(o["targets"][0]["runs"].get<int>(), 2);
+    EXPECT_TRUE(o["targets"][0]["successes"].is_number());  // progress was recorded
     for (double p : o["pieces"]["per_run"]) EXPECT_LE(p, 60000);  // the budget is a hard cap
   }
-  int best = 0;
-  for (const json& o : report["optimizers"]) best += o["vs_best"].is_null();
-  EXPECT_EQ(best, 1);
+  int top = 0;
+  for (const json& o : report["optimizers"]) top += o["vs_top"].is_null();
+  EXPECT_EQ(top, 1);
+  // 2 runs against 2 cannot give p below 1/3: no best, and the design says so.
+  const json& v = report["comparison"];
+  EXPECT_TRUE(v["best"].is_null());
+  EXPECT_DOUBLE_EQ(v["largest_min_p"].get<double>(), 1.0 / 3.0);
+  EXPECT_FALSE(significance_warning(c).empty());
+  // Every record with progress lies at the first generation past a 1% mark of the budget.
+  for (const json& r : runs) {
+    std::int64_t marks = 0, previous = 0;
+    for (const json& rec : r["records"]) {
+      const std::int64_t mark = rec["pieces"].get<std::int64_t>() / (c.budget_pieces / 100);
+      EXPECT_EQ(rec.contains("progress"), mark > previous) << rec.dump();
+      marks += rec.contains("progress");
+      previous = mark;
+    }
+    EXPECT_GT(marks, 10);  // fewer than 100: a generation here can span several marks
+  }
   fs::remove_all(dir);
 }
 

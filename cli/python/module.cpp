@@ -191,7 +191,7 @@ class Fitness {
     {
       py::gil_scoped_release free;
       for (Geometry g : c_.heldout_boards)
-        out[size_name(g)] = opt::summary_json(opt::evaluate_heldout(p, c_, g, threads_, kernel_));
+        out[size_name(g)] = opt::heldout_json(opt::heldout_games(p, c_, g, threads_, kernel_));
     }
     return to_python(out);
   }

@@ -34,7 +34,7 @@ MeanCi mean_ci95(std::span<const double> v) {
   const double n = static_cast<double>(v.size());
   r.mean = sum / n;
   if (v.size() < 2) {
-    r.low = r.high = nan;
+    r.low = r.high = r.stddev = nan;  // undefined from one value, not 0
     return r;
   }
   double ss = 0;

@@ -16,7 +16,7 @@ double median(std::vector<double> v);  // NaN when empty
 
 struct MeanCi {
   double mean = 0, low = 0, high = 0;  // Student t 95% interval; NaN bounds for n < 2
-  double stddev = 0;                   // sample standard deviation (n - 1); 0 for n < 2
+  double stddev = 0;                   // sample standard deviation (n - 1); NaN for n < 2
 };
 // The values are summed in index order; every field is NaN when `v` is empty.
 MeanCi mean_ci95(std::span<const double> v);

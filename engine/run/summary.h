@@ -12,7 +12,7 @@ struct PlaySummary {
   std::int64_t games = 0;
   double mean_lines = 0;
   double ci95_low = 0, ci95_high = 0;  // Student t interval of the mean; NaN for one game
-  double stddev_lines = 0;
+  double stddev_lines = 0;             // NaN for one game (undefined)
   double median_lines = 0;
   std::int64_t min_lines = 0, max_lines = 0;
   std::int64_t lines = 0, pieces = 0, tetrises = 0;
