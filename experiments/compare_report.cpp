@@ -120,7 +120,6 @@ Json comparisons(Json& optimizers, const std::vector<std::vector<double>>& run_m
   const double m = static_cast<double>(others.size());
   bool separated = !others.empty();
   double design_min_p = 0;
-  std::int64_t more_runs = 0;
   for (std::size_t k = 0; k < others.size(); ++k) {
     const std::size_t i = others[k];
     const MannWhitney mw = mann_whitney(run_means[i], run_means[top]);
@@ -128,13 +127,13 @@ Json comparisons(Json& optimizers, const std::vector<std::vector<double>>& run_m
     design_min_p = std::max(design_min_p, min_p);
     const Json& hi = optimizers[i]["held_out"];
     const Json& ht = optimizers[top]["held_out"];
-    // Runs per entry for this difference at Holm's strictest level, from the observed spread.
+    // Runs per entry for this difference at Holm's strictest level, from the observed spread
+    // (a planning figure for each pair: one pair's tiny difference must not hide another's).
     const auto sd = [](const Json& h) { return h["run_stddev"].is_null() ? NAN : h["run_stddev"].get<double>(); };
     const int needed = runs_needed(hi["mean_lines"].get<double>(), sd(hi), ht["mean_lines"].get<double>(), sd(ht),
                                    kAlpha / m);
     const bool significant = adjusted[k] < kAlpha;
     separated = separated && significant;
-    if (!significant) more_runs = std::max<std::int64_t>(more_runs, needed);
     optimizers[i]["vs_top"] = {{"against", optimizers[top]["label"]},
                                {"u", mw.u},
                                {"p", mw.p},
@@ -152,8 +151,7 @@ Json comparisons(Json& optimizers, const std::vector<std::vector<double>>& run_m
           {"comparisons", others.size()},
           {"top", optimizers[top]["label"]},
           {"best", separated ? optimizers[top]["label"] : Json(nullptr)},
-          {"largest_min_p", others.empty() ? Json(nullptr) : Json(design_min_p)},
-          {"runs_needed", more_runs > 0 ? Json(more_runs) : Json(nullptr)}};
+          {"largest_min_p", others.empty() ? Json(nullptr) : Json(design_min_p)}};
 }
 
 }  // namespace

@@ -140,6 +140,7 @@ def plot_heldout(report, out):
     log = min(values, default=0) > 0  # a log axis only when every value can be shown on it
     if log:
         ax.set_xscale("log")
+    ax.margins(x=0.08)
     ax.set_xlabel(f"held-out mean lines on {exp['board']}" + (" (log scale)" if log else ""))
     ax.set_title("Held-out: mean (tick), 95% bootstrap interval (bar; hatched: over games), runs (dots)",
                  fontsize=9)
@@ -261,10 +262,16 @@ def verdict(report):
         md += ["", f"The run counts of this design cannot reach significance: the smallest two-sided p some "
                    f"comparison could give is {fmt_p(c['largest_min_p'])}, above the {c['alpha']:g} / {m} that "
                    f"Holm's first step asks."]
-    if c["runs_needed"] is not None:
-        md += ["", f"More runs are needed: from the observed spread of the run means, about {c['runs_needed']:,} "
-                   f"runs per entry would separate the closest non-significant pair at {c['alpha']:g} / {m} with "
-                   f"80% power (normal approximation, U-test efficiency 3/pi; docs/experiments.md)."]
+    if any(o["runs"] < 2 for o in report["optimizers"]):
+        md += ["", "Some entry has a single run: its spread across runs is unknown, so no power estimate can be "
+                   "made for it, and its interval over games says nothing about what another run would give."]
+    needed = [(o["label"], o["vs_top"]["runs_needed"]) for o in report["optimizers"]
+              if o["vs_top"] is not None and not o["vs_top"]["significant"] and o["vs_top"]["runs_needed"]]
+    if needed:
+        md += ["", f"More runs are needed.  From the observed spread of the run means, the runs per entry that "
+                   f"would separate each entry from {c['top']} at {c['alpha']:g} / {m} with 80% power (normal "
+                   f"approximation, U-test efficiency 3/pi; a planning estimate, docs/experiments.md): "
+                   + ", ".join(f"{label} {n:,}" for label, n in needed) + "."]
     return md
 
 

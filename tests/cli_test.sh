@@ -93,6 +93,18 @@ expect_usage_error "unknown kernel" play --kernel avx9000
 [ "$(tail -n 1 "$work/g5.csv")" = "$(sed -n 7p "$work/t1.csv")" ] || fail "--first-game 5 does not replay game 5"
 echo "ok: --first-game replays a game"
 
+# One game: no standard deviation and no interval (null in JSON, said in the table), never 0.
+"$bin" play --policy bcts --board 10x10 --games 1 --max-pieces 300 --format json --out "$work/one.json" ||
+  fail "one-game json run"
+/usr/bin/python3 - "$work/one.json" <<'PY' || fail "one game: stddev_lines or ci95 is not null"
+import json, sys
+s = json.load(open(sys.argv[1]))["summary"]
+assert s["games"] == 1 and s["stddev_lines"] is None and s["ci95"] == [None, None], s
+PY
+"$bin" play --policy bcts --board 10x10 --games 1 --max-pieces 300 | grep -q "one game: no interval" ||
+  fail "one game: the table does not say there is no interval"
+echo "ok: one game has no deviation or interval"
+
 # --show prints a board of W columns.
 "$bin" play --games 2 --board 6x8 --policy dellacherie --show >"$work/show.txt" || fail "--show run"
 [ "$(grep -cE '^[#.]{6}$' "$work/show.txt")" -eq 8 ] || fail "--show did not print an 8-row, 6-wide board"

@@ -31,6 +31,13 @@ for f in config.toml metadata.json report.json report.md plots/progress.png plot
 done
 grep -q '"held_out"' "$work/whole/report.json" || fail "report.json has no held_out"
 grep -q 'Mann-Whitney' "$work/whole/report.md" || fail "report.md has no U test"
+# 2 runs against 2 cannot reach p < 1/3: compare warns when it reads the config, the report names
+# no best and states the smallest p the design allows.
+grep -q "warning: with 2 run(s) per entry the smallest p a comparison can reach is 0.333" "$work/whole.log" ||
+  fail "compare did not warn that 2 runs cannot reach significance"
+grep -q "No significant difference" "$work/whole/report.md" || fail "report.md does not say: no significant difference"
+grep -q "the smallest two-sided p some comparison could give is 0.333" "$work/whole/report.md" ||
+  fail "report.md does not state the smallest p of the design"
 # Progress games on one schedule for every entry: a TD learner evaluates at every record (each 1%
 # of the budget), a black-box optimizer at the first generation past each 1% mark.
 /usr/bin/python3 - "$work/whole" <<'PY' || fail "progress evaluations missing from the runs"
