@@ -42,10 +42,11 @@ std::string csv(const Json& records) {
   return out.str();
 }
 
-// Hundredths of the budget spent after `pieces` and `games` (the larger share when both are
-// capped); a progress evaluation follows each generation that raises it.
+// The 1% marks of the budget passed after `pieces` and `games` (marks every budget / 100, at
+// least 1; the larger count when both budgets are set); a progress evaluation follows each
+// generation that raises it.  Divisions only: nothing can overflow.
 std::int64_t budget_hundredths(const ExperimentConfig& c, std::int64_t pieces, std::int64_t games) {
-  std::int64_t h = 0;  // pieces, games <= 2^62 / 100 in practice: both are capped by a budget <= 1e15
+  std::int64_t h = 0;
   if (c.budget_pieces > 0) h = std::max(h, pieces / (c.budget_pieces / 100 > 0 ? c.budget_pieces / 100 : 1));
   if (c.budget_games > 0) h = std::max(h, games / (c.budget_games / 100 > 0 ? c.budget_games / 100 : 1));
   return h;
