@@ -126,6 +126,12 @@ opt::ExperimentConfig resume_folder(const std::string& dir, std::unique_ptr<Fold
   opt::ExperimentConfig c = opt::load_experiment(dir + "/config.toml");
   if (path_exists(dir + "/metadata.json")) {
     const json meta = opt::read_json_file(dir + "/metadata.json", "run metadata");
+    // A folder started before the progress games (docs/experiments.md "Progress") has no
+    // progress records or per-game held-out lines in its runs: it cannot be resumed into a
+    // report of this version, whatever its config says.
+    if (meta.contains("experiment") && meta["experiment"].is_object() && !meta["experiment"].contains("progress"))
+      throw UsageError("'" + dir + "' was started by an older tetrisbench (no progress games, no per-game held-out "
+                       "lines): run its config.toml again into a new folder");
     if (meta.contains("experiment") && meta["experiment"] != opt::to_json(c))
       throw UsageError("'" + dir + "/config.toml' was changed after the run started; restore it to resume");
   }

@@ -32,6 +32,9 @@ void check_records(const Json& records, std::int64_t generations, const std::str
 
 // A held-out board's per-game lines and capped game indices, as heldout_json writes them.
 void check_game_lists(const Json& h, std::int64_t games, const std::string& at) {
+  if (h.is_object() && !h.contains("lines"))
+    throw InputError(at + "lines: missing (a result.json written before tetrisbench kept per-game held-out lines; "
+                          "run the entry again)");
   const Json& lines = json_member(h, "lines", at + "lines");
   const Json& capped = json_member(h, "capped", at + "capped");
   if (!lines.is_array() || static_cast<std::int64_t>(lines.size()) != games)

@@ -63,6 +63,18 @@ echo "ok: results folder complete"
 "$bin" compare "$config" --out "$work/whole" 2>/dev/null >/dev/null
 [ $? -eq 2 ] || fail "an existing results folder was not refused"
 
+# A folder started by a version without progress games is refused on resume, with the reason.
+cp -r "$work/whole" "$work/old"
+/usr/bin/python3 - "$work/old/metadata.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+del m["experiment"]["progress"]
+json.dump(m, open(sys.argv[1], "w"))
+PY
+"$bin" compare --resume "$work/old" 2>"$work/stderr" >/dev/null
+[ $? -eq 2 ] && grep -q "started by an older tetrisbench" "$work/stderr" ||
+  fail "a results folder without progress games was not refused clearly: $(cat "$work/stderr")"
+
 # Kill -9 once the first checkpoint of $victim exists, then resume.
 "$bin" compare "$config" --out "$work/killed" --threads 1 2>/dev/null >/dev/null &
 pid=$!
