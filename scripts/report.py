@@ -255,8 +255,14 @@ def verdict(report):
         text = (f"**Best: {c['best']}.** Its per-run held-out means are higher than every other entry's with "
                 f"Holm-adjusted p < {c['alpha']:g} over {m} comparison(s).")
     else:
-        text = (f"**No significant difference.** The highest mean ({c['top']}) is not separated from every other "
-                f"entry at {c['alpha']:g} after Holm's adjustment over {m} comparison(s), so no entry is named best.")
+        others = [o for o in report["optimizers"] if o["vs_top"] is not None]
+        apart = [o["label"] for o in others if o["vs_top"]["significant"]]
+        close = [o["label"] for o in others if not o["vs_top"]["significant"]]
+        text = (f"**No significant difference** between the highest mean ({c['top']}) and "
+                f"{', '.join(close)} at {c['alpha']:g} after Holm's adjustment over {m} comparison(s), so no entry "
+                f"is named best.")
+        if apart:
+            text += f"  {c['top']} is separated from {', '.join(apart)} (Holm-adjusted p < {c['alpha']:g})."
     md = ["", text]
     if c["largest_min_p"] is not None and c["largest_min_p"] > c["alpha"] / m:
         md += ["", f"The run counts of this design cannot reach significance: the smallest two-sided p some "

@@ -38,6 +38,30 @@ grep -q "warning: with 2 run(s) per entry the smallest p a comparison can reach 
 grep -q "No significant difference" "$work/whole/report.md" || fail "report.md does not say: no significant difference"
 grep -q "the smallest two-sided p some comparison could give is 0.333" "$work/whole/report.md" ||
   fail "report.md does not state the smallest p of the design"
+# The verdict's three cases, from a copy of report.json with the tests' outcomes set by hand:
+# every comparison significant names the best; some significant names both groups; none, none.
+verdict() {  # SIGNIFICANT... (one 0/1 per non-top entry, in order)
+  rm -rf "$work/verdict" && mkdir "$work/verdict" && cp "$work/whole/report.json" "$work/verdict/"
+  /usr/bin/python3 - "$work/verdict/report.json" "$@" <<'PY'
+import json, sys
+path, flags = sys.argv[1], [f == "1" for f in sys.argv[2:]]
+r = json.load(open(path))
+others = [o for o in r["optimizers"] if o["vs_top"] is not None]
+for o, f in zip(others, flags):
+    o["vs_top"]["significant"] = f
+r["comparison"]["best"] = r["comparison"]["top"] if all(flags) else None
+json.dump(r, open(path, "w"))
+PY
+  /usr/bin/python3 "$(dirname "$0")/../scripts/report.py" "$work/verdict" && cat "$work/verdict/report.md"
+}
+verdict 1 | grep -q '^\*\*Best: ' || fail "an all-significant verdict does not name the best"
+verdict 0 | grep -q '^\*\*No significant difference\*\* between the highest mean' ||
+  fail "a non-significant verdict does not say no significant difference"
+others=$(/usr/bin/python3 -c 'import json, sys; print(sum(o["vs_top"] is not None for o in json.load(open(sys.argv[1]))["optimizers"]))' "$work/whole/report.json")
+if [ "$others" -ge 2 ]; then
+  verdict 1 0 | grep -q 'No significant difference.* is separated from ' ||
+    fail "a partly significant verdict does not name both groups"
+fi
 # Progress games on one schedule for every entry: a TD learner evaluates at every record (each 1%
 # of the budget), a black-box optimizer at the first generation past each 1% mark.
 /usr/bin/python3 - "$work/whole" <<'PY' || fail "progress evaluations missing from the runs"
