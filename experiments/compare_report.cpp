@@ -46,8 +46,9 @@ Json held_out(const std::vector<const Json*>& runs, const std::string& board, st
     per_run.push_back(summary);
   }
   const CensoredSummary km = censored_summary(lines, capped_flags);
+  const MeanCi across = mean_ci95(means);
   return {{"board", board},
-          {"mean_lines", mean_ci95(means).mean},
+          {"mean_lines", across.mean},
           {"median_lines", median(means)},
           {"ci95_runs", interval_json(means, stream_key(seed, 0))},
           {"ci95_games", interval_json(lines, stream_key(seed, 1))},
@@ -60,7 +61,7 @@ Json held_out(const std::vector<const Json*>& runs, const std::string& board, st
             {"median_reached", km.median_reached}}},
           {"runs", means.size()},
           {"run_means", means},
-          {"run_stddev", nullable(mean_ci95(means).stddev)},
+          {"run_stddev", nullable(across.stddev)},
           {"per_run", per_run}};
 }
 
@@ -111,10 +112,12 @@ Json comparisons(Json& optimizers, const std::vector<std::vector<double>>& run_m
       top = i;
   std::vector<double> p;
   std::vector<std::size_t> others;
+  std::vector<MannWhitney> tests;
   for (std::size_t i = 0; i < optimizers.size(); ++i)
     if (i != top) {
       others.push_back(i);
-      p.push_back(mann_whitney(run_means[i], run_means[top]).p);
+      tests.push_back(mann_whitney(run_means[i], run_means[top]));
+      p.push_back(tests.back().p);
     }
   const std::vector<double> adjusted = holm_adjust(p);
   const double m = static_cast<double>(others.size());
@@ -122,7 +125,7 @@ Json comparisons(Json& optimizers, const std::vector<std::vector<double>>& run_m
   double design_min_p = 0;
   for (std::size_t k = 0; k < others.size(); ++k) {
     const std::size_t i = others[k];
-    const MannWhitney mw = mann_whitney(run_means[i], run_means[top]);
+    const MannWhitney& mw = tests[k];
     const double min_p = mann_whitney_min_p(static_cast<int>(run_means[i].size()), static_cast<int>(run_means[top].size()));
     design_min_p = std::max(design_min_p, min_p);
     const Json& hi = optimizers[i]["held_out"];
@@ -162,8 +165,7 @@ std::string significance_warning(const ExperimentConfig& c) {
   const double level = 0.05 / static_cast<double>(entries - 1);  // Holm's first step
   const double min_p = mann_whitney_min_p(c.runs, c.runs);
   if (min_p <= level) return "";
-  int enough = c.runs;
-  while (mann_whitney_min_p(enough, enough) > level) ++enough;
+  const int enough = mann_whitney_min_runs(level);
   char buf[96];
   std::snprintf(buf, sizeof buf, "%.3g", min_p);
   return "with " + std::to_string(c.runs) + " run(s) per entry the smallest p a comparison can reach is " + buf +

@@ -18,6 +18,15 @@ double u_statistic(std::span<const double> a, std::span<const double> b) {
   return u;
 }
 
+// The normal approximation's two-sided p for |U - n1 n2 / 2| = observed, with the tie-corrected
+// variance (`ties` = sum of t^3 - t over groups of equal values) and the continuity correction.
+double normal_p(double observed, std::size_t n1, std::size_t n2, double ties) {
+  const double nn = static_cast<double>(n1 + n2);
+  const double var = static_cast<double>(n1 * n2) / 12.0 * ((nn + 1) - ties / (nn * (nn - 1)));
+  const double z = var > 0 ? std::max(0.0, observed - 0.5) / std::sqrt(var) : 0.0;
+  return std::erfc(z / std::sqrt(2.0));
+}
+
 }  // namespace
 
 MannWhitney mann_whitney(std::span<const double> a, std::span<const double> b) {
@@ -57,10 +66,7 @@ MannWhitney mann_whitney(std::span<const double> a, std::span<const double> b) {
     ties += t * t * t - t;
     i = j;
   }
-  const double nn = static_cast<double>(n);
-  const double var = static_cast<double>(n1 * n2) / 12.0 * ((nn + 1) - ties / (nn * (nn - 1)));
-  const double z = var > 0 ? std::max(0.0, observed - 0.5) / std::sqrt(var) : 0.0;
-  r.p = std::erfc(z / std::sqrt(2.0));
+  r.p = normal_p(observed, n1, n2, ties);
   r.exact = false;
   return r;
 }
@@ -194,14 +200,16 @@ double mann_whitney_min_p(int n1, int n2) {
   if (n1 == 0 || n2 == 0) return 1;
   // Only the two splits U = 0 and U = n1 n2 are as extreme as a perfect separation.
   if (n1 + n2 <= 20) return std::min(1.0, 2.0 / static_cast<double>(binomial(n1 + n2, n1)));
-  // mann_whitney's normal branch with no ties and |U - n1 n2 / 2| = n1 n2 / 2, operation for
-  // operation, so the two give the same double.
+  // mann_whitney's normal branch with no ties and |U - n1 n2 / 2| = n1 n2 / 2: the same function,
+  // so the two give the same double.
   const std::size_t s1 = static_cast<std::size_t>(n1), s2 = static_cast<std::size_t>(n2);
-  const double observed = 0.5 * static_cast<double>(s1 * s2);
-  const double nn = static_cast<double>(s1 + s2);
-  const double var = static_cast<double>(s1 * s2) / 12.0 * ((nn + 1) - 0.0 / (nn * (nn - 1)));
-  const double z = std::max(0.0, observed - 0.5) / std::sqrt(var);
-  return std::erfc(z / std::sqrt(2.0));
+  return normal_p(0.5 * static_cast<double>(s1 * s2), s1, s2, 0.0);
+}
+
+int mann_whitney_min_runs(double alpha, int cap) {
+  int n = 1;
+  while (n < cap && mann_whitney_min_p(n, n) > alpha) ++n;
+  return n;
 }
 
 int runs_needed(double mean_a, double sd_a, double mean_b, double sd_b, double alpha, double power) {
@@ -214,8 +222,7 @@ int runs_needed(double mean_a, double sd_a, double mean_b, double sd_b, double a
   if (!(d > 0)) return 0;  // equal means (0/0 when both sd are 0), or an infinite spread
 
   constexpr int kCap = 1'000'000;
-  int min_runs = 1;  // with fewer runs no outcome of the U test reaches alpha
-  while (min_runs < kCap && mann_whitney_min_p(min_runs, min_runs) > alpha) ++min_runs;
+  const int min_runs = mann_whitney_min_runs(alpha, kCap);  // fewer runs cannot reach alpha
 
   const double z = -normal_quantile(0.5 * alpha) + normal_quantile(power);
   const double t_test_n = z > 0 ? 2 * z * z / (d * d) : 0;  // 0 when d is infinite (both sd 0)

@@ -56,6 +56,10 @@ std::vector<double> holm_adjust(std::span<const double> p);
 // 1 when n1 or n2 is 0; throws std::invalid_argument when either is negative.
 double mann_whitney_min_p(int n1, int n2);
 
+// The fewest runs per entry n with mann_whitney_min_p(n, n) <= alpha (at most `cap`): fewer
+// runs cannot give a p at or below alpha whatever they show.
+int mann_whitney_min_runs(double alpha, int cap = 1'000'000);
+
 // Runs per entry needed so that a two-sided Mann-Whitney test at level `alpha` of two entries
 // with these observed means and sample standard deviations has the given power: the
 // normal-approximation sample size of the two-sample t test (e.g. Chow, Shao & Wang 2008,

@@ -48,14 +48,26 @@ GenerationFitness evaluate_generation(const Matrix& X, const std::string& featur
   return out;
 }
 
-std::vector<GameResult> heldout_games(const Policy& policy, const ExperimentConfig& c, Geometry board, int threads,
-                                      FeatureKernel kernel) {
+namespace {
+
+// `games` games of one policy under the config's rules on `board`, on the streams keyed by
+// (seed_key, 0): the held-out and the progress games, which differ only in these.
+std::vector<GameResult> fixed_games(const Policy& policy, const ExperimentConfig& c, Geometry board,
+                                    std::uint64_t seed_key, std::int64_t max_pieces, int games, int threads,
+                                    FeatureKernel kernel) {
   GameConfig config;
   config.rules = c.rules;
   config.rules.geometry = board;
-  config.seed = stream_key(c.seed ^ kHeldOutSeed, 0);
-  config.max_pieces = c.heldout_max_pieces;
-  return play_games(policy, config, c.heldout_games, threads, kernel, nullptr);
+  config.seed = stream_key(seed_key, 0);
+  config.max_pieces = max_pieces;
+  return play_games(policy, config, games, threads, kernel, nullptr);
+}
+
+}  // namespace
+
+std::vector<GameResult> heldout_games(const Policy& policy, const ExperimentConfig& c, Geometry board, int threads,
+                                      FeatureKernel kernel) {
+  return fixed_games(policy, c, board, c.seed ^ kHeldOutSeed, c.heldout_max_pieces, c.heldout_games, threads, kernel);
 }
 
 PlaySummary evaluate_heldout(const Policy& policy, const ExperimentConfig& c, Geometry board,
@@ -64,11 +76,8 @@ PlaySummary evaluate_heldout(const Policy& policy, const ExperimentConfig& c, Ge
 }
 
 ProgressResult evaluate_progress(const Policy& policy, const ExperimentConfig& c, int threads, FeatureKernel kernel) {
-  GameConfig config;
-  config.rules = c.rules;
-  config.seed = stream_key(c.seed ^ kProgressSeed, 0);
-  config.max_pieces = c.progress_max_pieces;
-  const auto games = play_games(policy, config, c.progress_games, threads, kernel, nullptr);
+  const auto games = fixed_games(policy, c, c.rules.geometry, c.seed ^ kProgressSeed, c.progress_max_pieces,
+                                 c.progress_games, threads, kernel);
   ProgressResult r;
   double sum = 0;
   for (const GameResult& g : games) {  // index order: the same sum on every run

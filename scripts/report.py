@@ -84,8 +84,7 @@ def latest_on(grid, pieces, values):
     return np.where(idx >= 0, vals[np.clip(idx, 0, None)], np.nan)
 
 
-def plot_progress(root, report, out):
-    records = {o["label"]: load_records(root, o["label"]) for o in report["optimizers"]}
+def plot_progress(records, report, out):
     all_pieces = [p for runs in records.values() for r in runs for p in r[0]]
     if not all_pieces:
         return False
@@ -149,9 +148,8 @@ def plot_heldout(report, out):
     return True
 
 
-def plot_ecdf(root, report, out):
+def plot_ecdf(records, report, out):
     targets = report["experiment"]["heldout"]["targets"]
-    records = {o["label"]: load_records(root, o["label"]) for o in report["optimizers"]}
     if not targets or not any(records.values()):
         return False
     fig, ax = plt.subplots(figsize=(7, 4.5))
@@ -336,8 +334,9 @@ def main():
         sys.exit(f"{root}/report.json: schema_version {report.get('schema_version')} is not 2; this script "
                  f"reads the reports of tetrisbench 0.2 (rebuild report.json with tetrisbench compare --resume)")
     os.makedirs(os.path.join(root, "plots"), exist_ok=True)
-    have_prog = plot_progress(root, report, os.path.join(root, "plots", "progress.png"))
-    have_ecdf = plot_ecdf(root, report, os.path.join(root, "plots", "ecdf.png"))
+    records = {o["label"]: load_records(root, o["label"]) for o in report["optimizers"]}
+    have_prog = plot_progress(records, report, os.path.join(root, "plots", "progress.png"))
+    have_ecdf = plot_ecdf(records, report, os.path.join(root, "plots", "ecdf.png"))
     have_held = plot_heldout(report, os.path.join(root, "plots", "heldout.png"))
     md = header(report) + heldout_section(report) + targets_section(report)
     md += ["", "## Plots", ""]
