@@ -127,7 +127,8 @@ TEST(DropScorer, MatchesTheReferenceBlockPathOnRandomBoards) {
                         {{4, 4}, Overflow::strict},       {{4, 4}, Overflow::clear_first},
                         {{5, 9}, Overflow::strict},       {{16, 28}, Overflow::strict},
                         {{16, 28}, Overflow::clear_first}, {{10, 10}, Overflow::strict},
-                        {{13, 6}, Overflow::clear_first}, {{10, 22, 2}, Overflow::hidden_rows}};
+                        {{13, 6}, Overflow::clear_first}, {{10, 22, 2}, Overflow::hidden_rows},
+                        {{10, 22, 2}, Overflow::lock_out}, {{12, 8}, Overflow::strict}};
   long ratings = 0;
   for (int vi = 0; vi < 3; ++vi) {
     const KernelVariant* v = find_kernel(kPassNames[vi]);

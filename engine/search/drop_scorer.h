@@ -36,11 +36,15 @@ struct DropRating {
   Overflow overflow = Overflow::strict;
 };
 
+// The widest vector pass's lanes: the arrays below run this far past the last candidate, so
+// that every vector of candidates is stored whole.
+inline constexpr int kDropLanes = 16;
+
 // Every drop placement of one piece, in generate_drops order (orientations, then columns).
 struct DropScores {
   int count = 0;
-  alignas(64) std::array<double, kMaxPlacements> score;  // -infinity for a move that ends the game
-  std::array<std::uint8_t, kMaxPlacements> row;          // the lowest cell's row at the lock
+  alignas(64) std::array<double, kMaxPlacements + kDropLanes> score;       // -infinity for a move that ends the game
+  alignas(64) std::array<std::int32_t, kMaxPlacements + kDropLanes> row;  // the lowest cell's row at the lock
   // Bit k: candidate k clears rows or reaches above quiet_top (rated through drop()); else its
   // board is the base board plus the piece.
   std::uint64_t rare = 0;

@@ -4,7 +4,7 @@
 namespace tb {
 
 void drop_pass_avx512(const DropRating& rating, const Board& board, Piece piece, PlyCarry carry, DropScores& out) {
-  drop_pass<xsimd::avx512bw>(rating, board, piece, carry, out);
+  drop_pass<xsimd::avx512bw, xsimd::avx2>(rating, board, piece, carry, out);
 }
 
 }  // namespace tb

@@ -48,12 +48,16 @@ constexpr Word open_run_plane(int p) {
   return m;
 }
 
-template <class A>
+// A: the lanes of the base board's column pass and of the rows of more than Narrow's lane
+// count; Narrow: the rows that fit it (on AMD Zen 4 a 512-bit operation costs two 256-bit ones,
+// so a row of 8 candidates in 8 lanes of 256 bits costs half of one in 16 lanes of 512 bits).
+template <class A, class Narrow = A>
 class DropPass {
   using L = Lanes<A>;
   using U = typename L::U;
   using I = typename L::I;
   static constexpr int N = L::N;
+  using LN = Lanes<Narrow>;
 
  public:
   DropPass(const DropRating& rating, const Board& board)
@@ -72,18 +76,24 @@ class DropPass {
       const Orientation& o = shapes.orientation[oi];
       orientation_ = oi;
       switch (o.width) {
-        case 1: k = orientation<1>(o, k, quiet, carry, out); break;
-        case 2: k = orientation<2>(o, k, quiet, carry, out); break;
-        case 3: k = orientation<3>(o, k, quiet, carry, out); break;
-        default: k = orientation<4>(o, k, quiet, carry, out); break;
+        case 1: k = row<1>(o, k, quiet, carry, out); break;
+        case 2: k = row<2>(o, k, quiet, carry, out); break;
+        case 3: k = row<3>(o, k, quiet, carry, out); break;
+        default: k = row<4>(o, k, quiet, carry, out); break;
       }
     }
     out.count = k;
   }
 
  private:
-  static U loadu(const Word* p) { return U::load_unaligned(p); }
-  static I loadi(const std::int32_t* p) { return I::load_unaligned(p); }
+  template <class V = L>
+  static typename V::U loadu(const Word* p) {
+    return V::U::load_unaligned(p);
+  }
+  template <class V = L>
+  static typename V::I loadi(const std::int32_t* p) {
+    return V::I::load_unaligned(p);
+  }
   // Sum of the lanes (xsimd::hadd warns inside GCC 12's AVX-512 headers).
   static Word lane_sum(U v) {
     alignas(64) Word a[N];
@@ -92,25 +102,46 @@ class DropPass {
     for (int l = 0; l < N; ++l) s += a[l];
     return s;
   }
+  // Bit l set where lane l of `b` holds.
+  template <class Arch>
+  static std::uint64_t lane_bits(xsimd::batch_bool<std::int32_t, Arch> b) {
+    using R = typename xsimd::batch_bool<std::int32_t, Arch>::register_type;
+    const R r = b;
+    if constexpr (sizeof(R) <= 8) {
+      return static_cast<std::uint64_t>(r);  // AVX-512: a mask register
+#if defined(__AVX__)
+    } else if constexpr (sizeof(R) == 32) {
+      return static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(r)));
+#endif
+    } else {
+      return static_cast<unsigned>(_mm_movemask_ps(_mm_castsi128_ps(r)));
+    }
+  }
+
   // All ones where `b` holds, else 0.
-  static I ones_where(typename I::batch_bool_type b) { return xsimd::select(b, I(-1), I(0)); }
+  template <class Arch>
+  static xsimd::batch<std::int32_t, Arch> ones_where(xsimd::batch_bool<std::int32_t, Arch> b) {
+    using VI = xsimd::batch<std::int32_t, Arch>;
+    return xsimd::select(b, VI(-1), VI(0));
+  }
 
   // Exact wells and wells_fast of column `c` between `left` and `right` (features_simd.h):
   // well-cell markers walk down the empty cells.
-  static void wells_walk(U left, U c, U right, U rows, U& wells, U& fast) {
-    const U zero(0u), empty = ~c;
-    const U well_cells = left & right & empty & rows;
-    U marker = well_cells, below = zero, w = zero;
+  template <class V = L, class VU = typename V::U>
+  static void wells_walk(VU left, VU c, VU right, VU rows, VU& wells, VU& fast) {
+    const VU zero(0u), empty = ~c;
+    const VU well_cells = left & right & empty & rows;
+    VU marker = well_cells, below = zero, w = zero;
     while (xsimd::any(marker != zero)) {
-      w = w + L::popcnt(marker);
+      w = w + V::popcnt(marker);
       marker = (marker >> 1) & empty;
       below = below | marker;
     }
-    U top = well_cells & ~below, step(1u), f = zero;
+    VU top = well_cells & ~below, step(1u), f = zero;
     while (xsimd::any(top != zero)) {
-      f = f + L::popcnt(top) * step;
+      f = f + V::popcnt(top) * step;
       top = (top >> 1) & empty;
-      step = step + U(1u);
+      step = step + VU(1u);
     }
     wells = wells + w;
     fast = fast + f;
@@ -134,10 +165,11 @@ class DropPass {
   // Sum of the run lengths of the cells of `cells`.
   // One reduction (Lanes::part/total): a part's bytes are at most 8, so the weighted sum's at
   // most 8 x (1 + 2 + ... + 16) = 248, below a byte's carry.
-  static U weigh(U cells, const U (&planes)[kRunPlanes]) {
-    U sum = L::part(cells & planes[0]);
-    for (int p = 1; p < kRunPlanes; ++p) sum = sum + (L::part(cells & planes[p]) << p);
-    return L::total(sum);
+  template <class V = L, class VU = typename V::U>
+  static VU weigh(VU cells, const VU (&planes)[kRunPlanes]) {
+    VU sum = V::part(cells & planes[0]);
+    for (int p = 1; p < kRunPlanes; ++p) sum = sum + (V::part(cells & planes[p]) << p);
+    return V::total(sum);
   }
 
   // Sums over a whole board (padded column words, walls all ones).
@@ -151,7 +183,7 @@ class DropPass {
   // walls, and each index's row-transition pair with the one before it; walls add 0 to every
   // sum).  With Keep, the per-column values of the base board are kept for the candidates.
   template <bool Keep>
-  Totals column_pass(const Word* col) {
+  Totals column_pass(const Word* col, const U* lcr = nullptr) {
     const int W = W_;
     const U rows(rows_);
     const std::uint32_t groups = r_.groups;
@@ -160,7 +192,9 @@ class DropPass {
     std::int32_t* hs = Keep ? h_ : local_h;
     U sum_ct(0u), sum_holes(0u), sum_depth(0u), sum_rt(0u), sum_wells(0u), sum_fast(0u), hole_rows(0u);
     for (int j = 1; j < W + kPad + 1; j += N) {
-      const U l = loadu(col + j - 1), c = loadu(col + j), r = loadu(col + j + 1);
+      // lcr: the one vector's columns already in registers (padded indices 0.., 1.., 2..).
+      const U l = lcr ? lcr[0] : loadu(col + j - 1), c = lcr ? lcr[1] : loadu(col + j);
+      const U r = lcr ? lcr[2] : loadu(col + j + 1);
       const U h = L::bit_width(c), filled = L::popcnt(c);
       L::as_int(h).store_unaligned(hs + j);
       const U holes = h - filled;
@@ -253,13 +287,71 @@ class DropPass {
   // A candidate the vector pass cannot rate (it clears rows, or its top is above quiet_top):
   // drop() (engine/core/placement.h) on a copy of the board, then its features from scratch.
   double rare_score(Placement pl, PlyCarry carry) {
+    Move m;
+    Totals t;
+#if defined(__AVX512F__)
+    if constexpr (N == 16)
+      if (W_ + 2 * kPad <= N) {
+        if (!rare_in_registers(pl, m, t)) return -std::numeric_limits<double>::infinity();
+        return rare_sum(m, t, carry);
+      }
+#endif
     Board b = board_;
-    const Move m = drop(b, pl, r_.geometry, r_.overflow);
+    m = drop(b, pl, r_.geometry, r_.overflow);
     if (m.game_over) return -std::numeric_limits<double>::infinity();
     alignas(64) Word col[kPadded];
     std::fill(std::begin(col), std::end(col), ~Word{0});
     for (int c = 0; c < W_; ++c) col[c + kPad] = b.cols[c];
-    const Totals t = column_pass<false>(col);
+    t = column_pass<false>(col);
+    return rare_sum(m, t, carry);
+  }
+
+#if defined(__AVX512F__)
+  // rare_score's drop() and column pass with the padded board in one register (boards up to 12
+  // wide): the same lock, line clears and game-over rule as drop(), without a copy of the board
+  // in memory (a vector load across the words just stored waits for them to reach the cache).
+  // False if the move ends the game.
+  bool rare_in_registers(Placement pl, Move& m, Totals& t) {
+    const Orientation& o = kShapes[pl.piece].orientation[pl.orientation];
+    const int y = pl.row;
+    m.landing_row = y;
+    m.piece_height = o.height;
+    if (ends_at_lock(r_.overflow, r_.geometry, y, y + o.height)) return false;
+    const int first = pl.column + kPad;  // padded index of the piece's first column
+    const __m512i ones = _mm512_set1_epi32(-1);
+    const __mmask16 board_lanes = static_cast<__mmask16>(((1u << W_) - 1) << kPad);
+    // Padded index p holds column p - kPad; the walls are all ones.
+    const __m512i cols = _mm512_mask_loadu_epi32(ones, static_cast<__mmask16>((1u << W_) - 1), board_.cols.data());
+    __m512i padded = _mm512_alignr_epi32(cols, ones, 16 - kPad);
+    const __m512i shape = _mm512_maskz_loadu_epi32(static_cast<__mmask16>((1u << o.width) - 1), o.mask.data());
+    const __m512i at = _mm512_sub_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+                                        _mm512_set1_epi32(first));
+    const __mmask16 piece_lanes = static_cast<__mmask16>(((1u << o.width) - 1) << first);
+    const __m512i piece = _mm512_sllv_epi32(_mm512_maskz_permutexvar_epi32(piece_lanes, at, shape), _mm512_set1_epi32(y));
+    padded = _mm512_or_si512(padded, piece);
+    const Word full = static_cast<Word>(_mm512_reduce_and_epi32(padded)) & (low_mask(o.height) << y);
+    if (full) {
+      m.lines = popcount(full);
+      m.eroded = m.lines * static_cast<int>(_mm512_reduce_add_epi32(_mm512_popcnt_epi32(
+                               _mm512_and_si512(piece, _mm512_set1_epi32(static_cast<int>(full))))));
+      for (Word rows = full; rows;) {  // highest first keeps the lower indices valid
+        const int r = 31 - std::countl_zero(rows);
+        rows &= ~(Word{1} << r);
+        const __m512i below = _mm512_set1_epi32(static_cast<int>(low_mask(r)));
+        padded = _mm512_ternarylogic_epi32(below, padded, _mm512_srli_epi32(padded, 1), 0xCA);  // below ? padded : shifted
+      }
+      padded = _mm512_mask_mov_epi32(ones, board_lanes, padded);  // the walls lost their top bit
+    }
+    const Word any = static_cast<Word>(_mm512_mask_reduce_or_epi32(board_lanes, padded));
+    if (static_cast<int>(std::bit_width(any)) > wall_limit(r_.overflow, r_.geometry)) return false;
+    const U lcr[3] = {U(padded), U(_mm512_alignr_epi32(ones, padded, 1)), U(_mm512_alignr_epi32(ones, padded, 2))};
+    t = column_pass<false>(nullptr, lcr);
+    return true;
+  }
+#endif
+
+  // The rating of a rare candidate from its move and features.
+  double rare_sum(const Move& m, const Totals& t, PlyCarry carry) const {
     double s = 0.0;
     for (int i = 0; i < r_.term_count; ++i) {
       std::int32_t v = 0;
@@ -286,9 +378,20 @@ class DropPass {
     return s;
   }
 
-  // The candidates of one orientation, columns x = 0 .. W - Wd, as candidates k, k + 1, ...
+  // One orientation's row of candidates, in Narrow's lanes when they fit.
   template <int Wd>
+  int row(const Orientation& o, int k, int quiet, PlyCarry carry, DropScores& out) {
+    if constexpr (LN::N < N)
+      if (W_ - Wd + 1 <= LN::N) return orientation<LN, Wd>(o, k, quiet, carry, out);
+    return orientation<L, Wd>(o, k, quiet, carry, out);
+  }
+
+  // The candidates of one orientation, columns x = 0 .. W - Wd, as candidates k, k + 1, ...
+  template <class V, int Wd>
   int orientation(const Orientation& o, int k, int quiet, PlyCarry carry, DropScores& out) {
+    using U = typename V::U;
+    using I = typename V::I;
+
     const int n = W_ - Wd + 1;
     const std::uint32_t groups = r_.groups;
     const U rows(rows_), zero(0u);
@@ -306,25 +409,25 @@ class DropPass {
       side_right[i] = o.mask[i] & ~(i + 1 < Wd ? o.mask[i + 1] : 0u);
       sides += popcount(side_left[i]) + popcount(side_right[i]);
     }
-    alignas(64) std::int32_t ys[N], rare[N];
-    for (int x0 = 0; x0 < n; x0 += N) {
+    for (int x0 = 0; x0 < n; x0 += V::N) {
       const int base = kPad + x0;  // padded index of column x0
       I y = izero;
       I h[Wd];
       for (int i = 0; i < Wd; ++i) {
-        h[i] = loadi(h_ + base + i);
+        h[i] = loadi<V>(h_ + base + i);
         y = xsimd::max(y, h[i] - I(bottom[i]));
       }
-      const U yu = L::as_uint(y);
+      const U yu = V::as_uint(y);
       U nc[Wd];
-      U full = L::shl(U(low_mask(o.height)), yu) & loadu(left_and_ + base) & loadu(right_and_ + base + Wd);
+      U full = V::shl(U(low_mask(o.height)), yu) & loadu<V>(left_and_ + base) & loadu<V>(right_and_ + base + Wd);
       for (int i = 0; i < Wd; ++i) {
-        nc[i] = loadu(col_ + base + i) | L::shl(U(o.mask[i]), yu);
+        nc[i] = loadu<V>(col_ + base + i) | V::shl(U(o.mask[i]), yu);
         full = full & nc[i];
       }
-      const I is_rare = ones_where((L::as_int(full) != izero) | (y + I(o.height) > I(quiet)));
-      y.store_aligned(ys);
-      is_rare.store_aligned(rare);
+      const int lanes = std::min(V::N, n - x0);
+      const std::uint64_t rare = lane_bits((V::as_int(full) != izero) | (y + I(o.height) > I(quiet))) &
+                                 ((std::uint64_t{1} << lanes) - 1);
+      y.store_unaligned(out.row.data() + k + x0);
 
       I nh[Wd], gap[Wd];
       for (int i = 0; i < Wd; ++i) {
@@ -348,7 +451,7 @@ class DropPass {
       if (groups & G_HOLE_DEPTH) {
         I v(t_.depth);
         for (int i = 0; i < Wd; ++i) {
-          const auto floats = (gap[i] > izero) | (loadi(holes_ + base + i) > izero);
+          const auto floats = (gap[i] > izero) | (loadi<V>(holes_ + base + i) > izero);
           v = v + (ones_where(floats) & I(cells[i]));
         }
         put(SLOT_HOLE_DEPTH, v);
@@ -356,22 +459,22 @@ class DropPass {
       if (groups & G_ROWS_WITH_HOLES) {
         U any(t_.hole_rows);
         for (int i = 0; i < Wd; ++i) {
-          const U below_run = L::shl(U(1u), L::as_uint(y + I(bottom[i]))) - U(1u);
-          const U below_top = L::shl(U(1u), L::as_uint(h[i])) - U(1u);
+          const U below_run = V::shl(U(1u), V::as_uint(y + I(bottom[i]))) - U(1u);
+          const U below_top = V::shl(U(1u), V::as_uint(h[i])) - U(1u);
           any = any | (below_run & ~below_top);
         }
-        put(SLOT_ROWS_WITH_HOLES, L::as_int(L::popcnt(any)));
+        put(SLOT_ROWS_WITH_HOLES, V::as_int(V::popcnt(any)));
       }
       if (groups & G_ROW_TRANSITIONS) {
         U filled_sides = zero;  // 2 x Wd parts of at most 4 cells each: one reduction
         for (int i = 0; i < Wd; ++i) {
-          filled_sides = filled_sides + L::part(loadu(col_ + base + i - 1) & L::shl(U(side_left[i]), yu));
-          filled_sides = filled_sides + L::part(loadu(col_ + base + i + 1) & L::shl(U(side_right[i]), yu));
+          filled_sides = filled_sides + V::part(loadu<V>(col_ + base + i - 1) & V::shl(U(side_left[i]), yu));
+          filled_sides = filled_sides + V::part(loadu<V>(col_ + base + i + 1) & V::shl(U(side_right[i]), yu));
         }
-        filled_sides = L::total(filled_sides);
-        put(SLOT_ROW_TRANSITIONS, I(t_.rt + sides) - L::as_int(filled_sides + filled_sides));
+        filled_sides = V::total(filled_sides);
+        put(SLOT_ROW_TRANSITIONS, I(t_.rt + sides) - V::as_int(filled_sides + filled_sides));
       }
-      if (groups & (G_WELLS | G_WELLS_FAST)) wells(base, nc, nh, y, bottom);
+      if (groups & (G_WELLS | G_WELLS_FAST)) wells<V>(base, nc, nh, y, bottom);
       if (groups & (G_AGG_HEIGHT | G_MAX_HEIGHT)) {
         I agg(t_.agg), mx(t_.max);
         for (int i = 0; i < Wd; ++i) {
@@ -381,8 +484,8 @@ class DropPass {
         put(SLOT_AGG_HEIGHT, agg);
         put(SLOT_MAX_HEIGHT, mx);
       }
-      if (groups & (G_BUMPINESS | G_DIVERSITY)) pairs<Wd>(base, x0, nh);
-      score(k + x0, x0, std::min(N, n - x0), ys, rare, carry, out);
+      if (groups & (G_BUMPINESS | G_DIVERSITY)) pairs<V, Wd>(base, x0, nh);
+      score(k + x0, x0, lanes, rare, carry, out);
     }
     return k + n;
   }
@@ -391,104 +494,110 @@ class DropPass {
   // two neighbours, plus those columns recomputed.  Wells weigh the new well cells with run
   // planes: a changed column keeps its base planes below the piece (the gap under it extends
   // the base's open run) and starts a new open run at its new top.  wells_fast walks.
-  template <int Wd>
-  void wells(int base, const U (&nc)[Wd], const I (&nh)[Wd], I y, const int (&bottom)[Wd]) {
+  template <class V, int Wd>
+  void wells(int base, const typename V::U (&nc)[Wd], const typename V::I (&nh)[Wd], typename V::I y,
+             const int (&bottom)[Wd]) {
+    using U = typename V::U;
+    using I = typename V::I;
+
     const U rows(rows_), zero(0u);
     U w[Wd + 4];  // columns x-2 .. x+Wd+1: the outer two only as neighbours
-    w[0] = loadu(col_ + base - 2);
-    w[1] = loadu(col_ + base - 1);
+    w[0] = loadu<V>(col_ + base - 2);
+    w[1] = loadu<V>(col_ + base - 1);
     for (int i = 0; i < Wd; ++i) w[i + 2] = nc[i];
-    w[Wd + 2] = loadu(col_ + base + Wd);
-    w[Wd + 3] = loadu(col_ + base + Wd + 1);
+    w[Wd + 2] = loadu<V>(col_ + base + Wd);
+    w[Wd + 3] = loadu<V>(col_ + base + Wd + 1);
     const std::uint32_t groups = r_.groups;
     if (groups & G_WELLS) {
       U sum = zero;
       for (int k = 0; k < Wd + 2; ++k) {
         const int j = base - 1 + k;  // padded index of the centre column
-        sum = sum - loadu(wells_ + j);
+        sum = sum - loadu<V>(wells_ + j);
         U planes[kRunPlanes];
         if (k == 0 || k == Wd + 1) {
-          for (int p = 0; p < kRunPlanes; ++p) planes[p] = loadu(planes_[p] + j);
+          for (int p = 0; p < kRunPlanes; ++p) planes[p] = loadu<V>(planes_[p] + j);
         } else {
           const int i = k - 1;
-          const U below = L::shl(U(1u), L::as_uint(y + I(bottom[i]))) - U(1u);
-          const U top = L::as_uint(nh[i]);
+          const U below = V::shl(U(1u), V::as_uint(y + I(bottom[i]))) - U(1u);
+          const U top = V::as_uint(nh[i]);
           for (int p = 0; p < kRunPlanes; ++p)
-            planes[p] = (loadu(planes_[p] + j) & below) | L::shl(U(open_run_plane(p)), top);
+            planes[p] = (loadu<V>(planes_[p] + j) & below) | V::shl(U(open_run_plane(p)), top);
         }
-        sum = sum + weigh(w[k] & w[k + 2] & ~w[k + 1] & rows, planes);
+        sum = sum + weigh<V>(w[k] & w[k + 2] & ~w[k + 1] & rows, planes);
       }
-      put(SLOT_WELLS, I(t_.wells) + L::as_int(sum));
+      put(SLOT_WELLS, I(t_.wells) + V::as_int(sum));
     }
     if (groups & G_WELLS_FAST) {
       U sum = zero, unused = zero;
       for (int k = 0; k < Wd + 2; ++k) {
-        sum = sum - loadu(fast_ + base - 1 + k);
-        wells_walk(w[k], w[k + 1], w[k + 2], rows, unused, sum);
+        sum = sum - loadu<V>(fast_ + base - 1 + k);
+        wells_walk<V>(w[k], w[k + 1], w[k + 2], rows, unused, sum);
       }
-      put(SLOT_WELLS_FAST, I(t_.fast) + L::as_int(sum));
+      put(SLOT_WELLS_FAST, I(t_.fast) + V::as_int(sum));
     }
   }
 
   // Bumpiness and diversity: the pairs of neighbouring columns that include a changed column
   // (pair index j = columns j-1, j; the changed pairs are base .. base + Wd).
-  template <int Wd>
-  void pairs(int base, int x0, const I (&nh)[Wd]) {
+  template <class V, int Wd>
+  void pairs(int base, int x0, const typename V::I (&nh)[Wd]) {
+    using U = typename V::U;
+    using I = typename V::I;
+
     const I izero(0);
-    alignas(64) std::int32_t lane[N];
-    for (int l = 0; l < N; ++l) lane[l] = x0 + l;
+    alignas(64) std::int32_t lane[V::N];
+    for (int l = 0; l < V::N; ++l) lane[l] = x0 + l;
     const I x = I::load_aligned(lane);
     I hh[Wd + 2];
-    hh[0] = loadi(h_ + base - 1);
+    hh[0] = loadi<V>(h_ + base - 1);
     for (int i = 0; i < Wd; ++i) hh[i + 1] = nh[i];
-    hh[Wd + 1] = loadi(h_ + base + Wd);
+    hh[Wd + 1] = loadi<V>(h_ + base + Wd);
     const I has_left = ones_where(x > izero);
     const I has_right = ones_where(x + I(Wd) < I(W_));
     I bump(t_.bump);
-    U seen = loadu(div_pre_ + base) | loadu(div_suf_ + base + Wd + 1);
+    U seen = loadu<V>(div_pre_ + base) | loadu<V>(div_suf_ + base + Wd + 1);
     for (int k = 0; k <= Wd; ++k) {
-      bump = bump - loadi(bump_ + base + k);
+      bump = bump - loadi<V>(bump_ + base + k);
       const I d = hh[k + 1] - hh[k];
       I valid = k == 0 ? has_left : k == Wd ? has_right : I(-1);
       bump = bump + (xsimd::abs(d) & valid);
-      const U idx = xsimd::min(L::as_uint(d + I(2)), U(5u));
-      seen = seen | (L::shl(U(1u), idx) & L::as_uint(valid));
+      const U idx = xsimd::min(V::as_uint(d + I(2)), U(5u));
+      seen = seen | (V::shl(U(1u), idx) & V::as_uint(valid));
     }
     put(SLOT_BUMPINESS, bump);
-    put(SLOT_DIVERSITY, L::as_int(L::popcnt(seen & U(0x1Fu))));
+    put(SLOT_DIVERSITY, V::as_int(V::popcnt(seen & U(0x1Fu))));
   }
 
-  void put(int slot, I v) { v.store_aligned(vals_[slot]); }
+  template <class VI>
+  void put(int slot, VI v) {
+    v.store_aligned(vals_[slot]);
+  }
 
   template <int M>
   void sum_terms(double* s) const {
-    for (int l = 0; l < M; ++l) s[l] = 0.0;
+    alignas(64) double acc[M];
+    for (int l = 0; l < M; ++l) acc[l] = 0.0;
     for (int t = 0; t < r_.term_count; ++t) {
       const double w = r_.terms[t].weight;
       const std::int32_t* v = vals_[r_.terms[t].slot];
-      for (int l = 0; l < M; ++l) s[l] += w * v[l];
+      for (int l = 0; l < M; ++l) acc[l] += w * v[l];
     }
+    for (int l = 0; l < M; ++l) s[l] = acc[l];
   }
 
   // score[k] = sum over terms of weight x value, in term order (sum_terms), for the chunk's
-  // lanes; rare lanes through rare_score.
-  void score(int k0, int x0, int lanes, const std::int32_t* ys, const std::int32_t* rare, PlyCarry carry,
-             DropScores& out) {
-    alignas(64) double s[N];
+  // lanes (stored whole: the arrays run kDropLanes past the last candidate); rare lanes through
+  // rare_score.
+  void score(int k0, int x0, int lanes, std::uint64_t rare, PlyCarry carry, DropScores& out) {
+    double* s = out.score.data() + k0;
     if (lanes <= N / 2) sum_terms<N / 2>(s);  // a row of 8 or fewer columns: half the vectors
     else sum_terms<N>(s);
-    std::uint64_t rare_bits = 0;
-    for (int l = 0; l < lanes; ++l) {
-      out.score[k0 + l] = s[l];
-      out.row[k0 + l] = static_cast<std::uint8_t>(ys[l]);
-      rare_bits |= static_cast<std::uint64_t>(rare[l] & 1) << l;
-    }
-    out.rare |= rare_bits << k0;
-    for (; rare_bits; rare_bits &= rare_bits - 1) {
-      const int l = std::countr_zero(rare_bits);
+    out.rare |= rare << k0;
+    for (; rare; rare &= rare - 1) {
+      const int l = std::countr_zero(rare);
       const Placement pl{static_cast<std::uint8_t>(piece_), static_cast<std::uint8_t>(orientation_),
-                         static_cast<std::uint8_t>(x0 + l), static_cast<std::uint8_t>(ys[l])};
-      out.score[k0 + l] = rare_score(pl, carry);
+                         static_cast<std::uint8_t>(x0 + l), static_cast<std::uint8_t>(out.row[k0 + l])};
+      s[l] = rare_score(pl, carry);
     }
   }
 
@@ -512,9 +621,9 @@ class DropPass {
   alignas(64) std::int32_t vals_[VALUE_SLOT_NB][N];
 };
 
-template <class A>
+template <class A, class Narrow = A>
 void drop_pass(const DropRating& rating, const Board& board, Piece piece, PlyCarry carry, DropScores& out) {
-  DropPass<A> pass(rating, board);
+  DropPass<A, Narrow> pass(rating, board);
   pass.run(piece, carry, out);
 }
 
