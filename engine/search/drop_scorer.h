@@ -45,9 +45,15 @@ struct DropScores {
   int count = 0;
   alignas(64) std::array<double, kMaxPlacements + kDropLanes> score;       // -infinity for a move that ends the game
   alignas(64) std::array<std::int32_t, kMaxPlacements + kDropLanes> row;  // the lowest cell's row at the lock
-  // Bit k: candidate k clears rows or reaches above quiet_top (rated through drop()); else its
-  // board is the base board plus the piece.
+  // Bit k: candidate k clears rows or reaches above quiet_top (rated on its whole board after
+  // the move); else its board is the base board plus the piece.
   std::uint64_t rare = 0;
+  // Bit k: rare candidate k did not end the game and boards[k], lines[k] hold its board after
+  // the lock and the clears, and its cleared rows (where the pass builds them in registers).
+  std::uint64_t kept = 0;
+  int best = 0;  // the first candidate with the highest score
+  std::array<std::uint8_t, kMaxPlacements> lines;
+  std::array<Board, kMaxPlacements> boards;
 };
 static_assert(kMaxPlacements <= 64, "DropScores::rare has one bit per candidate");
 

@@ -70,7 +70,9 @@ class DropPass {
     const PieceShapes& shapes = kShapes[piece];
     const int quiet = quiet_top(r_.overflow, r_.geometry);
     piece_ = piece;
+    out_ = &out;
     out.rare = 0;
+    out.kept = 0;
     int k = 0;
     for (int oi = 0; oi < shapes.count; ++oi) {
       const Orientation& o = shapes.orientation[oi];
@@ -83,6 +85,29 @@ class DropPass {
       }
     }
     out.count = k;
+    out.best = argmax(out.score.data(), k);
+  }
+
+  // The first index of the highest of s[0 .. count) (none is NaN).
+  static int argmax(const double* s, int count) {
+#if defined(__AVX512F__)
+    if constexpr (N == 16) {
+      __m512d m = _mm512_set1_pd(-std::numeric_limits<double>::infinity());
+      for (int k = 0; k < count; k += 8)
+        m = _mm512_max_pd(m, _mm512_mask_loadu_pd(m, static_cast<__mmask8>(count - k >= 8 ? 0xFF : (1u << (count - k)) - 1), s + k));
+      const double top = _mm512_reduce_max_pd(m);
+      const __m512d t = _mm512_set1_pd(top);
+      for (int k = 0; k < count; k += 8) {
+        const unsigned eq = _mm512_cmp_pd_mask(_mm512_loadu_pd(s + k), t, _CMP_EQ_OQ);
+        if (eq) return k + std::countr_zero(eq);  // a valid lane: lanes past count come after it
+      }
+      return 0;
+    }
+#endif
+    int best = 0;
+    for (int k = 1; k < count; ++k)
+      if (s[k] > s[best]) best = k;
+    return best;
   }
 
  private:
@@ -344,6 +369,11 @@ class DropPass {
     }
     const Word any = static_cast<Word>(_mm512_mask_reduce_or_epi32(board_lanes, padded));
     if (static_cast<int>(std::bit_width(any)) > wall_limit(r_.overflow, r_.geometry)) return false;
+    const int k = keep_at_;
+    _mm512_storeu_si512(out_->boards[k].cols.data(),
+                        _mm512_maskz_mov_epi32(static_cast<__mmask16>((1u << W_) - 1), _mm512_alignr_epi32(ones, padded, kPad)));
+    out_->lines[k] = static_cast<std::uint8_t>(m.lines);
+    out_->kept |= std::uint64_t{1} << k;
     const U lcr[3] = {U(padded), U(_mm512_alignr_epi32(ones, padded, 1)), U(_mm512_alignr_epi32(ones, padded, 2))};
     t = column_pass<false>(nullptr, lcr);
     return true;
@@ -597,6 +627,7 @@ class DropPass {
       const int l = std::countr_zero(rare);
       const Placement pl{static_cast<std::uint8_t>(piece_), static_cast<std::uint8_t>(orientation_),
                          static_cast<std::uint8_t>(x0 + l), static_cast<std::uint8_t>(out.row[k0 + l])};
+      keep_at_ = k0 + l;
       s[l] = rare_score(pl, carry);
     }
   }
@@ -606,6 +637,8 @@ class DropPass {
   const int W_;
   Piece piece_ = Piece::I;
   int orientation_ = 0;
+  DropScores* out_ = nullptr;
+  int keep_at_ = 0;  // the candidate rare_score rates
   Word rows_;
   // Base board, by padded index.
   alignas(64) Word col_[kPadded];

@@ -115,25 +115,31 @@ Decision Searcher::decide(const Board& board, Piece current, Piece next, double 
 }
 
 // Greedy on drop placements with the drop scorer: the same ratings as the block path, without
-// building a board per candidate; only the chosen move is played (with drop() when it clears
-// rows or reaches the top, else by adding its cells).
+// building a board per candidate; only the chosen move is played (the board the pass built when
+// it clears rows, drop() when it may end the game, else by adding its cells).
 Decision Searcher::decide_drops(const Board& board, Piece current, Piece /*next*/, double tie_noise,
                                 CounterRng* noise) {
   DropScores& s = drops_->rate(board, current);
-  if (noise && tie_noise > 0)
+  int best = s.best;
+  if (noise && tie_noise > 0) {
     for (int k = 0; k < s.count; ++k) s.score[k] += tie_noise * noise->unit();
-  int best = 0;
-  for (int k = 1; k < s.count; ++k)
-    if (s.score[k] > s.score[best]) best = k;
+    best = 0;
+    for (int k = 1; k < s.count; ++k)
+      if (s.score[k] > s.score[best]) best = k;
+  }
   Decision d;
   d.placement = drops_->placement(current, best);
   d.row = d.placement.row;
-  d.board = board;
-  if ((s.rare >> best) & 1) {  // rows clear, or the move may end the game: the reference rules
+  if ((s.kept >> best) & 1) {  // rows clear: the pass built the board after the move
+    d.board = s.boards[best];
+    d.lines = s.lines[best];
+  } else if ((s.rare >> best) & 1) {  // the move may end the game: the reference rules
+    d.board = board;
     const Move m = drop(d.board, d.placement, rules_.geometry, rules_.overflow);
     d.lines = m.lines;
     d.game_over = m.game_over;
   } else {
+    d.board = board;
     const Orientation& o = kShapes[current].orientation[d.placement.orientation];
     for (int i = 0; i < o.width; ++i) d.board.cols[d.placement.column + i] |= o.mask[i] << d.row;
   }
