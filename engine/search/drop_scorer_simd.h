@@ -216,11 +216,13 @@ class DropPass {
     alignas(64) std::int32_t local_h[kPadded];
     std::int32_t* hs = Keep ? h_ : local_h;
     U sum_ct(0u), sum_holes(0u), sum_depth(0u), sum_rt(0u), sum_wells(0u), sum_fast(0u), hole_rows(0u);
+    U last_h(0u);  // the heights of the last vector: of the whole board when it fits one
     for (int j = 1; j < W + kPad + 1; j += N) {
       // lcr: the one vector's columns already in registers (padded indices 0.., 1.., 2..).
       const U l = lcr ? lcr[0] : loadu(col + j - 1), c = lcr ? lcr[1] : loadu(col + j);
       const U r = lcr ? lcr[2] : loadu(col + j + 1);
       const U h = L::bit_width(c), filled = L::popcnt(c);
+      last_h = h;
       L::as_int(h).store_unaligned(hs + j);
       const U holes = h - filled;
       if (Keep) L::as_int(holes).store_unaligned(holes_ + j);
@@ -249,6 +251,14 @@ class DropPass {
     // Two sums per 32-bit lane sum: every per-lane sum is below 2^16 (at most 16 columns of at
     // most 29 transitions, 28 holes or cells, or 406 well cells).
     Totals t;
+#if defined(__AVX512F__)
+    if constexpr (N == 16)
+      if (W + kPad <= N) {  // one vector: lane l holds padded index l + 1, column l - 1
+        reduce_one_vector(sum_ct | (sum_holes << 16), sum_depth | (sum_rt << 16), sum_wells | (sum_fast << 16),
+                          hole_rows, last_h, Keep, t);
+        return t;
+      }
+#endif
     const Word a = lane_sum(sum_ct | (sum_holes << 16)), d = lane_sum(sum_depth | (sum_rt << 16));
     const Word w = lane_sum(sum_wells | (sum_fast << 16));
     t.ct = static_cast<std::int32_t>(a & 0xFFFFu);
@@ -283,6 +293,41 @@ class DropPass {
     }
     return t;
   }
+
+#if defined(__AVX512F__)
+  // column_pass's totals when the board fits one vector (lane l: column l - 1), with vector
+  // reductions; with keep, bump_ and div_ as the scalar loop leaves them.
+  void reduce_one_vector(U ct_holes, U depth_rt, U wells_fast, U hole_rows, U h, bool keep, Totals& t) {
+    const Word a = static_cast<Word>(_mm512_reduce_add_epi32(ct_holes));
+    const Word d = static_cast<Word>(_mm512_reduce_add_epi32(depth_rt));
+    const Word w = static_cast<Word>(_mm512_reduce_add_epi32(wells_fast));
+    t.ct = static_cast<std::int32_t>(a & 0xFFFFu);
+    t.holes = static_cast<std::int32_t>(a >> 16);
+    t.depth = static_cast<std::int32_t>(d & 0xFFFFu);
+    t.rt = static_cast<std::int32_t>(d >> 16);
+    t.wells = static_cast<std::int32_t>(w & 0xFFFFu);
+    t.fast = static_cast<std::int32_t>(w >> 16);
+    t.hole_rows = static_cast<Word>(_mm512_reduce_or_epi32(hole_rows));
+    const __mmask16 columns = static_cast<__mmask16>(((1u << W_) - 1) << 1);
+    t.agg = _mm512_mask_reduce_add_epi32(columns, h);
+    t.max = std::max(0, _mm512_mask_reduce_max_epi32(columns, h));
+    if (!(r_.groups & (G_BUMPINESS | G_DIVERSITY))) return;
+    // Lane l = 1 .. W - 1: the pair of columns l - 1, l.
+    const __mmask16 pairs = static_cast<__mmask16>(((1u << W_) - 1) & ~1u);
+    const __m512i d_pair = _mm512_sub_epi32(_mm512_alignr_epi32(_mm512_setzero_si512(), h, 1), h);
+    const __m512i bump = _mm512_maskz_abs_epi32(pairs, d_pair);
+    const __m512i bit = _mm512_maskz_sllv_epi32(
+        pairs, _mm512_set1_epi32(1), _mm512_min_epu32(_mm512_add_epi32(d_pair, _mm512_set1_epi32(2)), _mm512_set1_epi32(5)));
+    t.bump = _mm512_reduce_add_epi32(bump);
+    t.pair_bits = static_cast<Word>(_mm512_reduce_or_epi32(bit));
+    if (keep) {
+      std::fill(std::begin(bump_), std::end(bump_), 0);
+      std::fill(std::begin(div_), std::end(div_), Word{0});
+      _mm512_storeu_si512(bump_ + kPad, bump);
+      _mm512_storeu_si512(div_ + kPad, bit);
+    }
+  }
+#endif
 
   void load_base(const Board& b) {
     const int W = W_;
