@@ -204,6 +204,16 @@ class DropPass {
     Word pair_bits = 0;  // diversity: bit d + 2 for each neighbour height difference d (bit 5: |d| > 2)
   };
 
+  // The lane sums of column_pass: two 16-bit sums per word.
+  static void unpack(Word ct_holes, Word depth_rt, Word wells_fast, Totals& t) {
+    t.ct = static_cast<std::int32_t>(ct_holes & 0xFFFFu);
+    t.holes = static_cast<std::int32_t>(ct_holes >> 16);
+    t.depth = static_cast<std::int32_t>(depth_rt & 0xFFFFu);
+    t.rt = static_cast<std::int32_t>(depth_rt >> 16);
+    t.wells = static_cast<std::int32_t>(wells_fast & 0xFFFFu);
+    t.fast = static_cast<std::int32_t>(wells_fast >> 16);
+  }
+
   // One vector pass over the columns (lanes = padded indices [1, W + 2]: every column, its
   // walls, and each index's row-transition pair with the one before it; walls add 0 to every
   // sum).  With Keep, the per-column values of the base board are kept for the candidates.
@@ -261,12 +271,7 @@ class DropPass {
 #endif
     const Word a = lane_sum(sum_ct | (sum_holes << 16)), d = lane_sum(sum_depth | (sum_rt << 16));
     const Word w = lane_sum(sum_wells | (sum_fast << 16));
-    t.ct = static_cast<std::int32_t>(a & 0xFFFFu);
-    t.holes = static_cast<std::int32_t>(a >> 16);
-    t.depth = static_cast<std::int32_t>(d & 0xFFFFu);
-    t.rt = static_cast<std::int32_t>(d >> 16);
-    t.wells = static_cast<std::int32_t>(w & 0xFFFFu);
-    t.fast = static_cast<std::int32_t>(w >> 16);
+    unpack(a, d, w, t);
     alignas(64) Word hr[N];
     hole_rows.store_aligned(hr);
     for (int l = 0; l < N; ++l) t.hole_rows |= hr[l];
@@ -301,12 +306,7 @@ class DropPass {
     const Word a = static_cast<Word>(_mm512_reduce_add_epi32(ct_holes));
     const Word d = static_cast<Word>(_mm512_reduce_add_epi32(depth_rt));
     const Word w = static_cast<Word>(_mm512_reduce_add_epi32(wells_fast));
-    t.ct = static_cast<std::int32_t>(a & 0xFFFFu);
-    t.holes = static_cast<std::int32_t>(a >> 16);
-    t.depth = static_cast<std::int32_t>(d & 0xFFFFu);
-    t.rt = static_cast<std::int32_t>(d >> 16);
-    t.wells = static_cast<std::int32_t>(w & 0xFFFFu);
-    t.fast = static_cast<std::int32_t>(w >> 16);
+    unpack(a, d, w, t);
     t.hole_rows = static_cast<Word>(_mm512_reduce_or_epi32(hole_rows));
     const __mmask16 columns = static_cast<__mmask16>(((1u << W_) - 1) << 1);
     t.agg = _mm512_mask_reduce_add_epi32(columns, h);
