@@ -332,8 +332,20 @@ class DropPass {
   void load_base(const Board& b) {
     const int W = W_;
     std::fill(std::begin(col_), std::end(col_), ~Word{0});
-    for (int c = 0; c < W; ++c) col_[c + kPad] = b.cols[c];
-    t_ = column_pass<true>(col_);
+    bool done = false;
+#if defined(__AVX512F__)
+    if constexpr (N == 16)
+      if (W + 2 * kPad <= N) {  // the padded board in one register, and the column pass from it
+        const U lcr[3] = {padded_board(b, 0), padded_board(b, 1), padded_board(b, 2)};
+        lcr[0].store_aligned(col_);
+        t_ = column_pass<true>(col_, lcr);
+        done = true;
+      }
+#endif
+    if (!done) {
+      for (int c = 0; c < W; ++c) col_[c + kPad] = b.cols[c];
+      t_ = column_pass<true>(col_);
+    }
     // Walls count as height 0 for the candidates, so that the lanes past a row never shift by
     // 32 or more.
     std::fill(std::begin(h_), std::begin(h_) + kPad, 0);
@@ -377,6 +389,17 @@ class DropPass {
   }
 
 #if defined(__AVX512F__)
+  // Lane l: padded index l + shift of board b (column l + shift - kPad; the walls all ones).
+  U padded_board(const Board& b, int shift) const {
+    const __m512i ones = _mm512_set1_epi32(-1);
+    const __m512i cols = _mm512_mask_loadu_epi32(ones, static_cast<__mmask16>((1u << W_) - 1), b.cols.data());
+    switch (shift) {
+      case 0: return U(_mm512_alignr_epi32(cols, ones, 16 - kPad));
+      case 1: return U(_mm512_alignr_epi32(cols, ones, 16 - kPad + 1));
+      default: static_assert(kPad == 2); return U(cols);
+    }
+  }
+
   // rare_score's drop() and column pass with the padded board in one register (boards up to 12
   // wide): the same lock, line clears and game-over rule as drop(), without a copy of the board
   // in memory (a vector load across the words just stored waits for them to reach the cache).
@@ -390,9 +413,7 @@ class DropPass {
     const int first = pl.column + kPad;  // padded index of the piece's first column
     const __m512i ones = _mm512_set1_epi32(-1);
     const __mmask16 board_lanes = static_cast<__mmask16>(((1u << W_) - 1) << kPad);
-    // Padded index p holds column p - kPad; the walls are all ones.
-    const __m512i cols = _mm512_mask_loadu_epi32(ones, static_cast<__mmask16>((1u << W_) - 1), board_.cols.data());
-    __m512i padded = _mm512_alignr_epi32(cols, ones, 16 - kPad);
+    __m512i padded = padded_board(board_, 0);
     const __m512i shape = _mm512_maskz_loadu_epi32(static_cast<__mmask16>((1u << o.width) - 1), o.mask.data());
     const __m512i at = _mm512_sub_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
                                         _mm512_set1_epi32(first));
