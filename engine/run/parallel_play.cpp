@@ -27,9 +27,9 @@ void run_block(std::int64_t begin, std::int64_t end, std::int64_t first, std::in
                std::vector<GameResult>& results) {
   GameBatch batch(begin, end, games_per_policy, first_stream, config);
   std::vector<std::unique_ptr<Searcher>> searchers(policies.size());
+  std::int64_t stepped = 0;  // pieces not yet added to progress (one atomic add per 4,096)
   for (std::int64_t live = batch.size(); live > 0;) {
     live = 0;
-    std::int64_t stepped = 0;
     for (std::int64_t g = 0; g < batch.size(); ++g) {
       if (!batch.alive(g)) continue;
       auto& s = searchers[batch.policy_of(g)];
@@ -40,7 +40,10 @@ void run_block(std::int64_t begin, std::int64_t end, std::int64_t first, std::in
       if (batch.alive(g)) ++live;
       else if (progress) progress->games_done.fetch_add(1, std::memory_order_relaxed);
     }
-    if (progress) progress->pieces_done.fetch_add(stepped, std::memory_order_relaxed);
+    if (progress && (stepped >= 4096 || live == 0)) {
+      progress->pieces_done.fetch_add(stepped, std::memory_order_relaxed);
+      stepped = 0;
+    }
   }
   for (std::int64_t g = 0; g < batch.size(); ++g) results[begin - first + g] = batch.result(g);
 }

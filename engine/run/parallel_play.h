@@ -16,7 +16,7 @@ namespace tb {
 
 struct PlayProgress {
   std::atomic<std::int64_t> games_done{0};
-  std::atomic<std::int64_t> pieces_done{0};  // of finished games
+  std::atomic<std::int64_t> pieces_done{0};  // pieces played (each block adds its count every 4,096 or so)
 };
 
 // The number of threads play_games uses for `threads` (0 = every core).

@@ -368,13 +368,14 @@ class DropPass {
 
   // A candidate the vector pass cannot rate (it clears rows, or its top is above quiet_top):
   // drop() (engine/core/placement.h) on a copy of the board, then its features from scratch.
-  double rare_score(Placement pl, PlyCarry carry) {
+  // `full`: the rows the move fills (the vector pass found them).
+  double rare_score(Placement pl, [[maybe_unused]] Word full, PlyCarry carry) {
     Move m;
     Totals t;
 #if defined(__AVX512F__)
     if constexpr (N == 16)
       if (W_ + 2 * kPad <= N) {
-        if (!rare_in_registers(pl, m, t)) return -std::numeric_limits<double>::infinity();
+        if (!rare_in_registers(pl, full, m, t)) return -std::numeric_limits<double>::infinity();
         return rare_sum(m, t, carry);
       }
 #endif
@@ -404,7 +405,7 @@ class DropPass {
   // wide): the same lock, line clears and game-over rule as drop(), without a copy of the board
   // in memory (a vector load across the words just stored waits for them to reach the cache).
   // False if the move ends the game.
-  bool rare_in_registers(Placement pl, Move& m, Totals& t) {
+  bool rare_in_registers(Placement pl, Word full, Move& m, Totals& t) {
     const Orientation& o = kShapes[pl.piece].orientation[pl.orientation];
     const int y = pl.row;
     m.landing_row = y;
@@ -420,11 +421,11 @@ class DropPass {
     const __mmask16 piece_lanes = static_cast<__mmask16>(((1u << o.width) - 1) << first);
     const __m512i piece = _mm512_sllv_epi32(_mm512_maskz_permutexvar_epi32(piece_lanes, at, shape), _mm512_set1_epi32(y));
     padded = _mm512_or_si512(padded, piece);
-    const Word full = static_cast<Word>(_mm512_reduce_and_epi32(padded)) & (low_mask(o.height) << y);
     if (full) {
       m.lines = popcount(full);
-      m.eroded = m.lines * static_cast<int>(_mm512_reduce_add_epi32(_mm512_popcnt_epi32(
-                               _mm512_and_si512(piece, _mm512_set1_epi32(static_cast<int>(full))))));
+      int piece_cells = 0;
+      for (int i = 0; i < o.width; ++i) piece_cells += popcount((o.mask[i] << y) & full);
+      m.eroded = m.lines * piece_cells;
       for (Word rows = full; rows;) {  // highest first keeps the lower indices valid
         const int r = 31 - std::countl_zero(rows);
         rows &= ~(Word{1} << r);
@@ -433,15 +434,14 @@ class DropPass {
       }
       padded = _mm512_mask_mov_epi32(ones, board_lanes, padded);  // the walls lost their top bit
     }
-    const Word any = static_cast<Word>(_mm512_mask_reduce_or_epi32(board_lanes, padded));
-    if (static_cast<int>(std::bit_width(any)) > wall_limit(r_.overflow, r_.geometry)) return false;
+    const U lcr[3] = {U(padded), U(_mm512_alignr_epi32(ones, padded, 1)), U(_mm512_alignr_epi32(ones, padded, 2))};
+    t = column_pass<false>(nullptr, lcr);
+    if (t.max > wall_limit(r_.overflow, r_.geometry)) return false;  // t.max: the wall height
     const int k = keep_at_;
     _mm512_storeu_si512(out_->boards[k].cols.data(),
                         _mm512_maskz_mov_epi32(static_cast<__mmask16>((1u << W_) - 1), _mm512_alignr_epi32(ones, padded, kPad)));
     out_->lines[k] = static_cast<std::uint8_t>(m.lines);
     out_->kept |= std::uint64_t{1} << k;
-    const U lcr[3] = {U(padded), U(_mm512_alignr_epi32(ones, padded, 1)), U(_mm512_alignr_epi32(ones, padded, 2))};
-    t = column_pass<false>(nullptr, lcr);
     return true;
   }
 #endif
@@ -524,6 +524,7 @@ class DropPass {
       const std::uint64_t rare = lane_bits((V::as_int(full) != izero) | (y + I(o.height) > I(quiet))) &
                                  ((std::uint64_t{1} << lanes) - 1);
       y.store_unaligned(out.row.data() + k + x0);
+      if (rare) full.store_aligned(full_);
 
       I nh[Wd], gap[Wd];
       for (int i = 0; i < Wd; ++i) {
@@ -694,7 +695,7 @@ class DropPass {
       const Placement pl{static_cast<std::uint8_t>(piece_), static_cast<std::uint8_t>(orientation_),
                          static_cast<std::uint8_t>(x0 + l), static_cast<std::uint8_t>(out.row[k0 + l])};
       keep_at_ = k0 + l;
-      s[l] = rare_score(pl, carry);
+      s[l] = rare_score(pl, full_[l], carry);
     }
   }
 
@@ -705,6 +706,7 @@ class DropPass {
   int orientation_ = 0;
   DropScores* out_ = nullptr;
   int keep_at_ = 0;  // the candidate rare_score rates
+  alignas(64) Word full_[N];  // the rows each lane of the current vector fills, when one is rare
   Word rows_;
   // Base board, by padded index.
   alignas(64) Word col_[kPadded];
