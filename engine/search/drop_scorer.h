@@ -48,8 +48,8 @@ struct DropScores {
   // Bit k: candidate k clears rows or reaches above quiet_top (rated on its whole board after
   // the move); else its board is the base board plus the piece.
   std::uint64_t rare = 0;
-  // Bit k: rare candidate k did not end the game and boards[k], lines[k] hold its board after
-  // the lock and the clears, and its cleared rows (where the pass builds them in registers).
+  // Bit k: rare candidate k did not end the game, and boards[k], lines[k] hold its board after
+  // the lock and the clears, and its cleared rows.
   std::uint64_t kept = 0;
   int best = 0;  // the first candidate with the highest score
   std::array<std::uint8_t, kMaxPlacements> lines;

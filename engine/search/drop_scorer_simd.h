@@ -367,26 +367,75 @@ class DropPass {
   }
 
   // A candidate the vector pass cannot rate (it clears rows, or its top is above quiet_top):
-  // drop() (engine/core/placement.h) on a copy of the board, then its features from scratch.
-  // `full`: the rows the move fills (the vector pass found them).
-  double rare_score(Placement pl, [[maybe_unused]] Word full, PlyCarry carry) {
+  // the move as drop() (engine/core/placement.h) makes it, then its features from scratch; the
+  // board after it is kept for the game loop.  `full`: the rows the move fills (the vector pass
+  // found them).
+  double rare_score(Placement pl, Word full, PlyCarry carry) {
     Move m;
     Totals t;
+    bool alive = false;
 #if defined(__AVX512F__)
     if constexpr (N == 16)
-      if (W_ + 2 * kPad <= N) {
-        if (!rare_in_registers(pl, full, m, t)) return -std::numeric_limits<double>::infinity();
-        return rare_sum(m, t, carry);
-      }
+      if (W_ + 2 * kPad <= N) alive = rare_in_registers(pl, full, m, t);
+    if (!(N == 16 && W_ + 2 * kPad <= N))
 #endif
-    Board b = board_;
-    m = drop(b, pl, r_.geometry, r_.overflow);
-    if (m.game_over) return -std::numeric_limits<double>::infinity();
+      alive = rare_in_memory(pl, full, m, t);
+    return alive ? rare_sum(m, t, carry) : -std::numeric_limits<double>::infinity();
+  }
+
+  // drop()'s lock of a rare candidate at row y, with the rows it fills: false if the move ends
+  // the game at lock (`strict`, lock-out), else its lines and eroded cells.
+  bool lock(const Orientation& o, int y, Word full, Move& m) const {
+    m.landing_row = y;
+    m.piece_height = o.height;
+    if (ends_at_lock(r_.overflow, r_.geometry, y, y + o.height)) return false;
+    m.lines = popcount(full);
+    int piece_cells = 0;
+    for (int i = 0; i < o.width; ++i) piece_cells += popcount((o.mask[i] << y) & full);
+    m.eroded = m.lines * piece_cells;
+    return true;
+  }
+
+  // Where the board after rare candidate keep_at_ goes (the caller writes it), with its lines.
+  Board& keep(const Move& m) {
+    out_->lines[keep_at_] = static_cast<std::uint8_t>(m.lines);
+    out_->kept |= std::uint64_t{1} << keep_at_;
+    return out_->boards[keep_at_];
+  }
+
+  // rare_score on a padded copy of the board: the same lock, line clears and game-over rule
+  // as drop(), with the rows removed a vector of columns at a time.  False if the move ends
+  // the game.
+  bool rare_in_memory(Placement pl, Word full, Move& m, Totals& t) {
+    const Orientation& o = kShapes[pl.piece].orientation[pl.orientation];
+    const int y = pl.row;
+    if (!lock(o, y, full, m)) return false;
+    const int first = pl.column + kPad;  // padded index of the piece's first column
     alignas(64) Word col[kPadded];
-    std::fill(std::begin(col), std::end(col), ~Word{0});
-    for (int c = 0; c < W_; ++c) col[c + kPad] = b.cols[c];
+    for (int j = 0; j < kPadded; j += N) U::load_aligned(col_ + j).store_aligned(col + j);
+    for (int i = 0; i < o.width; ++i) col[first + i] |= o.mask[i] << y;
+    if (full) {
+      alignas(64) std::int32_t lane[N];
+      for (int l = 0; l < N; ++l) lane[l] = l;
+      for (int j = kPad; j < kPad + W_; j += N) {
+        U v = loadu(col + j);
+        for (Word rows = full; rows;) {  // highest first keeps the lower indices valid
+          const int r = 31 - std::countl_zero(rows);
+          rows &= ~(Word{1} << r);
+          const U below(low_mask(r));
+          v = (v & below) | ((v >> 1) & ~below);
+        }
+        const U in_board = L::as_uint(ones_where(I::load_aligned(lane) + I(j) < I(kPad + W_)));
+        v = (v & in_board) | ~in_board;  // the walls past the board stay all ones
+        v.store_unaligned(col + j);
+      }
+    }
     t = column_pass<false>(col);
-    return rare_sum(m, t, carry);
+    if (t.max > wall_limit(r_.overflow, r_.geometry)) return false;  // t.max: the wall height
+    Board& kept = keep(m);
+    kept = Board{};
+    for (int c = 0; c < W_; ++c) kept.cols[c] = col[c + kPad];
+    return true;
   }
 
 #if defined(__AVX512F__)
@@ -408,9 +457,7 @@ class DropPass {
   bool rare_in_registers(Placement pl, Word full, Move& m, Totals& t) {
     const Orientation& o = kShapes[pl.piece].orientation[pl.orientation];
     const int y = pl.row;
-    m.landing_row = y;
-    m.piece_height = o.height;
-    if (ends_at_lock(r_.overflow, r_.geometry, y, y + o.height)) return false;
+    if (!lock(o, y, full, m)) return false;
     const int first = pl.column + kPad;  // padded index of the piece's first column
     const __m512i ones = _mm512_set1_epi32(-1);
     const __mmask16 board_lanes = static_cast<__mmask16>(((1u << W_) - 1) << kPad);
@@ -422,10 +469,6 @@ class DropPass {
     const __m512i piece = _mm512_sllv_epi32(_mm512_maskz_permutexvar_epi32(piece_lanes, at, shape), _mm512_set1_epi32(y));
     padded = _mm512_or_si512(padded, piece);
     if (full) {
-      m.lines = popcount(full);
-      int piece_cells = 0;
-      for (int i = 0; i < o.width; ++i) piece_cells += popcount((o.mask[i] << y) & full);
-      m.eroded = m.lines * piece_cells;
       for (Word rows = full; rows;) {  // highest first keeps the lower indices valid
         const int r = 31 - std::countl_zero(rows);
         rows &= ~(Word{1} << r);
@@ -437,11 +480,8 @@ class DropPass {
     const U lcr[3] = {U(padded), U(_mm512_alignr_epi32(ones, padded, 1)), U(_mm512_alignr_epi32(ones, padded, 2))};
     t = column_pass<false>(nullptr, lcr);
     if (t.max > wall_limit(r_.overflow, r_.geometry)) return false;  // t.max: the wall height
-    const int k = keep_at_;
-    _mm512_storeu_si512(out_->boards[k].cols.data(),
+    _mm512_storeu_si512(keep(m).cols.data(),
                         _mm512_maskz_mov_epi32(static_cast<__mmask16>((1u << W_) - 1), _mm512_alignr_epi32(ones, padded, kPad)));
-    out_->lines[k] = static_cast<std::uint8_t>(m.lines);
-    out_->kept |= std::uint64_t{1} << k;
     return true;
   }
 #endif
