@@ -6,7 +6,9 @@
 // features follow from the changed columns alone; lanes run across a piece orientation's
 // columns x (16 per AVX-512 vector), never across cells.  A candidate that clears rows or
 // reaches above quiet_top() (rules.h) is rare (0.7 a piece in greedy 10x20 play): it is played
-// with drop() and its features are summed over the whole board.  The block path
+// by drop()'s rules on a copy of the board (in one register on AVX-512 up to 12 columns) and
+// its features are summed over the whole board; that board is kept for the game loop.  Rows
+// of 8 or fewer candidates use 256-bit lanes inside the AVX-512 pass.  The block path
 // (materialize, the feature kernel, sum_terms) is the oracle (tests/test_drop_scorer.cpp).
 //
 // Supported: the scalar features of kDropScorerGroups and the move features.  A policy with
