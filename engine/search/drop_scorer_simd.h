@@ -647,20 +647,52 @@ class DropPass {
     const std::uint32_t groups = r_.groups;
     if (groups & G_WELLS) {
       U sum = zero;
-      for (int k = 0; k < Wd + 2; ++k) {
-        const int j = base - 1 + k;  // padded index of the centre column
-        sum = sum - loadu<V>(wells_ + j);
-        U planes[kRunPlanes];
-        if (k == 0 || k == Wd + 1) {
-          for (int p = 0; p < kRunPlanes; ++p) planes[p] = loadu<V>(planes_[p] + j);
-        } else {
-          const int i = k - 1;
-          const U below = V::shl(U(1u), V::as_uint(y + I(bottom[i]))) - U(1u);
-          const U top = V::as_uint(nh[i]);
-          for (int p = 0; p < kRunPlanes; ++p)
-            planes[p] = (loadu<V>(planes_[p] + j) & below) | V::shl(U(open_run_plane(p)), top);
+      if constexpr (V::kNativePopcnt) {
+        // One popcount per plane is cheap: the changed columns' planes are rebuilt (the base's
+        // below the piece, a new open run from the new top).
+        for (int k = 0; k < Wd + 2; ++k) {
+          const int j = base - 1 + k;  // padded index of the centre column
+          sum = sum - loadu<V>(wells_ + j);
+          U planes[kRunPlanes];
+          if (k == 0 || k == Wd + 1) {
+            for (int p = 0; p < kRunPlanes; ++p) planes[p] = loadu<V>(planes_[p] + j);
+          } else {
+            const int i = k - 1;
+            const U below = V::shl(U(1u), V::as_uint(y + I(bottom[i]))) - U(1u);
+            const U top = V::as_uint(nh[i]);
+            for (int p = 0; p < kRunPlanes; ++p)
+              planes[p] = (loadu<V>(planes_[p] + j) & below) | V::shl(U(open_run_plane(p)), top);
+          }
+          sum = sum + weigh<V>(w[k] & w[k + 2] & ~w[k + 1] & rows, planes);
         }
-        sum = sum + weigh<V>(w[k] & w[k + 2] & ~w[k + 1] & rows, planes);
+      } else {
+        // A well cell's run ends at the column's top below it: above the new top at that top,
+        // in the gap under the piece at the base top h (the piece is above it), below h where
+        // the base planes say (a hole's run; most vectors have no well cell there).  Above a
+        // row t the run of row r is r - t + 1: the weighted popcount of the cells shifted down
+        // by t (one reduction for every column), with no planes to build.
+        typename V::Weighted open;  // at most 2 (Wd + 2) <= 12 words: below kMaxWeighted
+        for (int k = 0; k < Wd + 2; ++k) {
+          const int j = base - 1 + k;  // padded index of the centre column
+          sum = sum - loadu<V>(wells_ + j);
+          const U cells = w[k] & w[k + 2] & ~w[k + 1] & rows;
+          const U h = V::as_uint(loadi<V>(h_ + j));  // walls: 0 (and no well cells)
+          U top = h;
+          if (k > 0 && k <= Wd) {
+            const int i = k - 1;
+            top = V::as_uint(nh[i]);
+            const U under_piece = V::shl(U(1u), V::as_uint(y + I(bottom[i]))) - U(1u);
+            V::add_weighted(open, V::shr(cells & under_piece & ~(V::shl(U(1u), h) - U(1u)), h));
+          }
+          V::add_weighted(open, V::shr(cells & ~(V::shl(U(1u), top) - U(1u)), top));
+          const U in_holes = cells & (V::shl(U(1u), h) - U(1u));
+          if (!V::none(in_holes)) {
+            U planes[kRunPlanes];
+            for (int p = 0; p < kRunPlanes; ++p) planes[p] = loadu<V>(planes_[p] + j);
+            sum = sum + weigh<V>(in_holes, planes);
+          }
+        }
+        sum = sum + V::weighted_total(open);
       }
       put(SLOT_WELLS, I(t_.wells) + V::as_int(sum));
     }
