@@ -42,9 +42,7 @@ double Searcher::best_follow_up(const CandidateBlock& first, int k, const Board&
     const PlyCarry carry{first.value(MOVE_LINES, k), first.value(MOVE_ERODED, k)};
     if (drops_) {
       const DropScores& s = drops_->rate(first.board(k), next, carry);
-      double best = -DBL_MAX;
-      for (int j = 0; j < s.count; ++j) best = s.score[j] > best ? s.score[j] : best;
-      return best;
+      return s.count > 0 && s.score[s.best] > -DBL_MAX ? s.score[s.best] : -DBL_MAX;  // as a max from -DBL_MAX
     }
     isa_->materialize(*ply2_, first.board(k), next, g, rules_.overflow, carry);
     evaluator_->score(*ply2_);
