@@ -279,11 +279,14 @@ sig = json.dumps({"summary": s, "games": games}, separators=(",", ":"))
 print(pieces, d.get("run", {}).get("kernel", "-"), sig)
 '
 # Two play signatures -> nothing if they agree on every field both have, else the first
-# difference (fields that only one revision reports are not compared).
+# difference (fields that only one revision reports are not compared, nor a null on one side:
+# since dd24771 one game's spread statistics are null where older revisions wrote 0).
 py_same='
 import json, sys
 a, b = json.loads(sys.argv[1]), json.loads(sys.argv[2])
 def diff(x, y, where):
+    if x is None or y is None:
+        return ""
     if isinstance(x, dict) and isinstance(y, dict):
         for k in x:
             if k in y:
