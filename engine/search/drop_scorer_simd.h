@@ -545,6 +545,7 @@ class DropPass {
       side_right[i] = o.mask[i] & ~(i + 1 < Wd ? o.mask[i + 1] : 0u);
       sides += popcount(side_left[i]) + popcount(side_right[i]);
     }
+    std::uint64_t rare = 0;  // bit x: the candidate at column x is rare
     for (int x0 = 0; x0 < n; x0 += V::N) {
       const int base = kPad + x0;  // padded index of column x0
       I y = izero;
@@ -561,10 +562,12 @@ class DropPass {
         full = full & nc[i];
       }
       const int lanes = std::min(V::N, n - x0);
-      const std::uint64_t rare = lane_bits((V::as_int(full) != izero) | (y + I(o.height) > I(quiet))) &
-                                 ((std::uint64_t{1} << lanes) - 1);
+      rare |= (lane_bits((V::as_int(full) != izero) | (y + I(o.height) > I(quiet))) &
+               ((std::uint64_t{1} << lanes) - 1))
+              << x0;
       y.store_unaligned(out.row.data() + k + x0);
-      if (rare) full.store_aligned(full_);
+      at_ = x0;
+      full.store_aligned(full_ + x0);
 
       I nh[Wd], gap[Wd];
       for (int i = 0; i < Wd; ++i) {
@@ -622,8 +625,8 @@ class DropPass {
         put(SLOT_MAX_HEIGHT, mx);
       }
       if (groups & (G_BUMPINESS | G_DIVERSITY)) pairs<V, Wd>(base, x0, nh);
-      score(k + x0, x0, lanes, rare, carry, out);
     }
+    score(k, n, rare, carry, out);
     return k + n;
   }
 
@@ -739,7 +742,7 @@ class DropPass {
 
   template <class VI>
   void put(int slot, VI v) {
-    v.store_aligned(vals_[slot]);
+    v.store_aligned(vals_[slot] + at_);
   }
 
   template <int M>
@@ -754,20 +757,25 @@ class DropPass {
     for (int l = 0; l < M; ++l) s[l] = acc[l];
   }
 
-  // score[k] = sum over terms of weight x value, in term order (sum_terms), for the chunk's
-  // lanes (stored whole: the arrays run kDropLanes past the last candidate); rare lanes through
-  // rare_score.
-  void score(int k0, int x0, int lanes, std::uint64_t rare, PlyCarry carry, DropScores& out) {
+  // score[k0 + x] = sum over terms of weight x value, in term order (sum_terms), for the n
+  // candidates of one orientation at once (every vector's sums side by side: each is a chain of
+  // dependent additions), in groups of 4 lanes (stored whole: the arrays run kDropLanes past the
+  // last candidate); rare candidates through rare_score.
+  void score(int k0, int n, std::uint64_t rare, PlyCarry carry, DropScores& out) {
     double* s = out.score.data() + k0;
-    if (lanes <= N / 2) sum_terms<N / 2>(s);  // a row of 8 or fewer columns: half the vectors
-    else sum_terms<N>(s);
+    switch ((n + 3) / 4) {
+      case 1: sum_terms<4>(s); break;
+      case 2: sum_terms<8>(s); break;
+      case 3: sum_terms<12>(s); break;
+      default: static_assert(kMaxWidth <= 16); sum_terms<16>(s); break;
+    }
     out.rare |= rare << k0;
     for (; rare; rare &= rare - 1) {
-      const int l = std::countr_zero(rare);
+      const int x = std::countr_zero(rare);
       const Placement pl{static_cast<std::uint8_t>(piece_), static_cast<std::uint8_t>(orientation_),
-                         static_cast<std::uint8_t>(x0 + l), static_cast<std::uint8_t>(out.row[k0 + l])};
-      keep_at_ = k0 + l;
-      s[l] = rare_score(pl, full_[l], carry);
+                         static_cast<std::uint8_t>(x), static_cast<std::uint8_t>(out.row[k0 + x])};
+      keep_at_ = k0 + x;
+      s[x] = rare_score(pl, full_[x], carry);
     }
   }
 
@@ -778,7 +786,9 @@ class DropPass {
   int orientation_ = 0;
   DropScores* out_ = nullptr;
   int keep_at_ = 0;  // the candidate rare_score rates
-  alignas(64) Word full_[N];  // the rows each lane of the current vector fills, when one is rare
+  // Per column x of the current orientation: the rows its candidate fills.
+  alignas(64) Word full_[kMaxWidth + N];
+  int at_ = 0;  // the column of lane 0 of the vector being computed
   Word rows_;
   // Base board, by padded index.
   alignas(64) Word col_[kPadded];
@@ -791,7 +801,7 @@ class DropPass {
   alignas(64) std::int32_t bump_[kPadded];
   alignas(64) Word div_[kPadded], div_pre_[kPadded], div_suf_[kPadded];
   Totals t_;
-  alignas(64) std::int32_t vals_[VALUE_SLOT_NB][N];
+  alignas(64) std::int32_t vals_[VALUE_SLOT_NB][kMaxWidth + N];  // per column x of the current orientation
 };
 
 template <class A, class Narrow = A>
