@@ -6,8 +6,10 @@
 // first-ply carries.  Then whole searches: decisions with each kernel equal the reference's.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "drop_scorer.h"
@@ -77,6 +79,17 @@ std::vector<Feature> random_features(CounterRng& rng) {
 const DropPassFn kPasses[] = {drop_pass_avx512, drop_pass_avx2, drop_pass_sse42};
 const char* const kPassNames[] = {"avx512", "avx2", "sse4.2"};
 
+// Empty cells under each column's top, summed, and the highest column top.
+std::pair<int, int> holes_and_height(const Board& b, Geometry g) {
+  int holes = 0, height = 0;
+  for (int c = 0; c < g.width; ++c) {
+    const int h = column_height(b.cols[c]);
+    holes += h - popcount(b.cols[c]);
+    height = std::max(height, h);
+  }
+  return {holes, height};
+}
+
 // Checks the scorer of variant `name` against the reference block path on one board and piece.
 void expect_same_ratings(const char* name, const Rating& r, const Board& board, Piece piece, Geometry g,
                          Overflow overflow, PlyCarry carry) {
@@ -115,6 +128,27 @@ void expect_same_ratings(const char* name, const Rating& r, const Board& board, 
       for (int i = 0; i < o.width; ++i) plus.cols[pl.column + i] |= o.mask[i] << s.row[k];
       ASSERT_EQ(block->board(k), plus) << k;
     }
+    // A rare candidate that does not end the game keeps its board, lines, holes and height.
+    ASSERT_EQ(((s.kept >> k) & 1) != 0, rare && !block->terminal[k]) << name << " candidate " << k;
+    if ((s.kept >> k) & 1) {
+      ASSERT_EQ(s.boards[k], block->board(k)) << name << " candidate " << k << "\n" << to_text(board, g);
+      ASSERT_EQ(s.lines[k] + carry.lines, block->value(MOVE_LINES, k));
+      const auto [holes, height] = holes_and_height(block->board(k), g);
+      ASSERT_EQ(s.holes_after[k], holes);
+      ASSERT_EQ(s.height_after[k], height);
+    }
+  }
+  // The best candidate (the first highest rating) and the game loop's counters after it.
+  int best = 0;
+  for (int k = 1; k < block->count; ++k)
+    if (block->score[k] > block->score[best]) best = k;
+  ASSERT_EQ(s.best, best) << name;
+  if (block->terminal[best]) {
+    ASSERT_EQ(s.best_holes, -1) << name;
+  } else {
+    const auto [holes, height] = holes_and_height(block->board(best), g);
+    ASSERT_EQ(s.best_holes, holes) << name << "\n" << to_text(board, g);
+    ASSERT_EQ(s.best_wall_height, height) << name;
   }
 }
 
@@ -236,7 +270,9 @@ TEST(DropScorer, OnlyWhereItApplies) {
   EXPECT_EQ(make(research, features_scalar), nullptr);
   EXPECT_EQ(make(rule_set(RuleSet::guideline), nullptr), nullptr);  // reachable placements
   EXPECT_EQ(DropScorer::make(eval.terms().data(), 1, G_HEIGHTS, research, nullptr), nullptr);
-  if (find_kernel("sse4.2")->supported()) EXPECT_NE(make(research, features_sse42), nullptr);
+  if (find_kernel("sse4.2")->supported()) {
+    EXPECT_NE(make(research, features_sse42), nullptr);
+  }
 }
 
 }  // namespace

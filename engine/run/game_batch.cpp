@@ -140,7 +140,7 @@ bool step_game(GameBatch& b, std::int64_t g, Searcher& searcher, Placement* play
   if (d.game_over) {
     b.status[g] = GameStatus::over;
   } else {
-    const Measure after = measure(d.board, geo);
+    const Measure after = d.holes >= 0 ? Measure{d.holes, d.wall_height} : measure(d.board, geo);
     b.holes_created[g] += after.holes > b.holes[g] ? after.holes - b.holes[g] : 0;
     b.height_sum[g] += after.wall_height;
     b.holes[g] = after.holes;

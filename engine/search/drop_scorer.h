@@ -54,7 +54,12 @@ struct DropScores {
   // the lock and the clears, and its cleared rows.
   std::uint64_t kept = 0;
   int best = 0;  // the first candidate with the highest score
+  // Holes and wall height of the board after candidate best; best_holes is -1 if it ends the
+  // game.  (The game loop's report counters, without another look at the board.)
+  int best_holes = -1, best_wall_height = 0;
   std::array<std::uint8_t, kMaxPlacements> lines;
+  std::array<std::uint16_t, kMaxPlacements> holes_after;  // kept candidates: holes and wall height
+  std::array<std::uint8_t, kMaxPlacements> height_after;
   std::array<Board, kMaxPlacements> boards;
 };
 static_assert(kMaxPlacements <= 64, "DropScores::rare has one bit per candidate");

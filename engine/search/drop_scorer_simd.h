@@ -77,6 +77,7 @@ class DropPass {
     for (int oi = 0; oi < shapes.count; ++oi) {
       const Orientation& o = shapes.orientation[oi];
       orientation_ = oi;
+      start_[oi] = k;
       switch (o.width) {
         case 1: k = row<1>(o, k, quiet, carry, out); break;
         case 2: k = row<2>(o, k, quiet, carry, out); break;
@@ -86,6 +87,32 @@ class DropPass {
     }
     out.count = k;
     out.best = argmax(out.score.data(), k);
+    measure_best(out);
+  }
+
+  // The holes and wall height of the board after the best candidate (the game loop's counters),
+  // from the base board's values and the piece's columns, or from a rare candidate's pass.
+  void measure_best(DropScores& out) const {
+    const int k = out.best;
+    out.best_holes = -1;
+    if (out.count == 0) return;
+    if ((out.kept >> k) & 1) {
+      out.best_holes = out.holes_after[k];
+      out.best_wall_height = out.height_after[k];
+      return;
+    }
+    if ((out.rare >> k) & 1) return;  // the move ends the game
+    int oi = 0;
+    while (oi + 1 < kShapes[piece_].count && start_[oi + 1] <= k) ++oi;
+    const Orientation& o = kShapes[piece_].orientation[oi];
+    const int x = k - start_[oi], y = out.row[k];
+    int holes = t_.holes, height = t_.max;
+    for (int i = 0; i < o.width; ++i) {
+      holes += y + o.bottom[i] - h_[kPad + x + i];  // the gap under the piece's column
+      height = std::max(height, y + o.bottom[i] + popcount(o.mask[i]));
+    }
+    out.best_holes = holes;
+    out.best_wall_height = height;
   }
 
   // The first index of the highest of s[0 .. count) (none is NaN).
@@ -396,9 +423,12 @@ class DropPass {
     return true;
   }
 
-  // Where the board after rare candidate keep_at_ goes (the caller writes it), with its lines.
-  Board& keep(const Move& m) {
+  // Where the board after rare candidate keep_at_ goes (the caller writes it), with its lines,
+  // holes and wall height.
+  Board& keep(const Move& m, const Totals& t) {
     out_->lines[keep_at_] = static_cast<std::uint8_t>(m.lines);
+    out_->holes_after[keep_at_] = static_cast<std::uint16_t>(t.holes);
+    out_->height_after[keep_at_] = static_cast<std::uint8_t>(t.max);
     out_->kept |= std::uint64_t{1} << keep_at_;
     return out_->boards[keep_at_];
   }
@@ -432,7 +462,7 @@ class DropPass {
     }
     t = column_pass<false>(col);
     if (t.max > wall_limit(r_.overflow, r_.geometry)) return false;  // t.max: the wall height
-    Board& kept = keep(m);
+    Board& kept = keep(m, t);
     kept = Board{};
     for (int c = 0; c < W_; ++c) kept.cols[c] = col[c + kPad];
     return true;
@@ -480,7 +510,7 @@ class DropPass {
     const U lcr[3] = {U(padded), U(_mm512_alignr_epi32(ones, padded, 1)), U(_mm512_alignr_epi32(ones, padded, 2))};
     t = column_pass<false>(nullptr, lcr);
     if (t.max > wall_limit(r_.overflow, r_.geometry)) return false;  // t.max: the wall height
-    _mm512_storeu_si512(keep(m).cols.data(),
+    _mm512_storeu_si512(keep(m, t).cols.data(),
                         _mm512_maskz_mov_epi32(static_cast<__mmask16>((1u << W_) - 1), _mm512_alignr_epi32(ones, padded, kPad)));
     return true;
   }
@@ -784,6 +814,7 @@ class DropPass {
   const int W_;
   Piece piece_ = Piece::I;
   int orientation_ = 0;
+  int start_[4] = {};  // candidate index of each orientation's first column
   DropScores* out_ = nullptr;
   int keep_at_ = 0;  // the candidate rare_score rates
   // Per column x of the current orientation: the rows its candidate fills.

@@ -141,6 +141,10 @@ Decision Searcher::decide_drops(const Board& board, Piece current, Piece /*next*
     const Orientation& o = kShapes[current].orientation[d.placement.orientation];
     for (int i = 0; i < o.width; ++i) d.board.cols[d.placement.column + i] |= o.mask[i] << d.row;
   }
+  if (best == s.best && s.best_holes >= 0) {
+    d.holes = s.best_holes;
+    d.wall_height = s.best_wall_height;
+  }
   d.placement.row = kDropRow;
   return d;  // LinearEvaluator::chosen() does nothing: not called
 }

@@ -35,6 +35,10 @@ struct Decision {
   int lines = 0;            // rows cleared by the move
   bool game_over = false;   // the move ends the game, or the piece could not spawn
   bool blocked_out = false; // the piece could not spawn (reachable placements): nothing placed
+  // The board's holes and wall height when the search knows them (the drop scorer), else -1:
+  // the game loop counts them itself.
+  int holes = -1;
+  int wall_height = -1;
 
   Placement locked() const {
     Placement p = placement;
