@@ -356,6 +356,31 @@ class DropPass {
   }
 #endif
 
+#if defined(__AVX512F__)
+  // left_and_ and right_and_ (load_base) from the padded board in one register: an exclusive
+  // prefix AND and an inclusive suffix AND across the lanes, in four lane shifts each (the walls
+  // are all ones, so they change nothing; the orientations read indices kPad .. kPad + 21).
+  void and_scans(U padded) {
+    const __m512i ones = _mm512_set1_epi32(-1);
+    __m512i up = padded, down = padded;
+    up = _mm512_and_si512(up, _mm512_alignr_epi32(up, ones, 15));  // lane p: AND of lanes 0 .. p
+    up = _mm512_and_si512(up, _mm512_alignr_epi32(up, ones, 14));
+    up = _mm512_and_si512(up, _mm512_alignr_epi32(up, ones, 12));
+    up = _mm512_and_si512(up, _mm512_alignr_epi32(up, ones, 8));
+    down = _mm512_and_si512(down, _mm512_alignr_epi32(ones, down, 1));  // lane p: AND of lanes p .. 15
+    down = _mm512_and_si512(down, _mm512_alignr_epi32(ones, down, 2));
+    down = _mm512_and_si512(down, _mm512_alignr_epi32(ones, down, 4));
+    down = _mm512_and_si512(down, _mm512_alignr_epi32(ones, down, 8));
+    const __m512i all = _mm512_permutexvar_epi32(_mm512_set1_epi32(15), up);  // every column
+    _mm512_store_si512(left_and_, _mm512_alignr_epi32(up, ones, 15));      // lane p: lanes 0 .. p - 1
+    for (int j = 16; j < kPadded; j += 16) {
+      _mm512_store_si512(left_and_ + j, all);
+      _mm512_store_si512(right_and_ + j, ones);
+    }
+    _mm512_store_si512(right_and_, down);
+  }
+#endif
+
   void load_base(const Board& b) {
     const int W = W_;
     std::fill(std::begin(col_), std::end(col_), ~Word{0});
@@ -366,25 +391,25 @@ class DropPass {
         const U lcr[3] = {padded_board(b, 0), padded_board(b, 1), padded_board(b, 2)};
         lcr[0].store_aligned(col_);
         t_ = column_pass<true>(col_, lcr);
+        and_scans(lcr[0]);
         done = true;
       }
 #endif
     if (!done) {
       for (int c = 0; c < W; ++c) col_[c + kPad] = b.cols[c];
       t_ = column_pass<true>(col_);
+      // Rows full outside a span of columns: left_and_[j] = AND of the columns before index j,
+      // right_and_[j] = AND of the columns from index j on.
+      std::fill(std::begin(left_and_), std::end(left_and_), ~Word{0});
+      std::fill(std::begin(right_and_), std::end(right_and_), ~Word{0});
+      for (int c = 0; c < W; ++c) left_and_[c + kPad + 1] = left_and_[c + kPad] & col_[c + kPad];
+      for (int j = W + kPad + 1; j < kPadded; ++j) left_and_[j] = left_and_[W + kPad];
+      for (int c = W - 1; c >= 0; --c) right_and_[c + kPad] = right_and_[c + kPad + 1] & col_[c + kPad];
     }
     // Walls count as height 0 for the candidates, so that the lanes past a row never shift by
     // 32 or more.
     std::fill(std::begin(h_), std::begin(h_) + kPad, 0);
     std::fill(std::begin(h_) + W + kPad, std::end(h_), 0);
-
-    // Rows full outside a span of columns: left_and_[j] = AND of the columns before index j,
-    // right_and_[j] = AND of the columns from index j on.
-    std::fill(std::begin(left_and_), std::end(left_and_), ~Word{0});
-    std::fill(std::begin(right_and_), std::end(right_and_), ~Word{0});
-    for (int c = 0; c < W; ++c) left_and_[c + kPad + 1] = left_and_[c + kPad] & col_[c + kPad];
-    for (int j = W + kPad + 1; j < kPadded; ++j) left_and_[j] = left_and_[W + kPad];
-    for (int c = W - 1; c >= 0; --c) right_and_[c + kPad] = right_and_[c + kPad + 1] & col_[c + kPad];
     if (r_.groups & G_DIVERSITY) {
       div_pre_[0] = 0;
       for (int j = 1; j < kPadded; ++j) div_pre_[j] = div_pre_[j - 1] | div_[j - 1];
