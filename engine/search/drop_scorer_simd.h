@@ -205,13 +205,15 @@ class DropPass {
     const U zero(0u), top = h;  // walls (height 32): no plane bits and no holes
     for (int p = 0; p < kRunPlanes; ++p) planes[p] = L::shl(U(open_run_plane(p)), top);
     U holes = ~c & (L::shl(U(1u), top) - U(1u)) & rows;
-    while (xsimd::any(holes != zero)) {
+    // The first run always (without holes it changes nothing: start is 32, the shift gives 0),
+    // so that the common boards (no column with two runs of holes) take no data-dependent branch.
+    do {
       const U lowest = holes & (zero - holes);
       const U run = holes & ~(holes + lowest);  // the lowest run of holes: the carry stops above it
       const U start = L::popcnt(lowest - U(1u));
       for (int p = 0; p < kRunPlanes; ++p) planes[p] = planes[p] | (L::shl(U(open_run_plane(p)), start) & run);
       holes = holes & ~run;
-    }
+    } while (!L::none(holes));
   }
 
   // Sum of the run lengths of the cells of `cells`.
