@@ -131,6 +131,25 @@ class DropPass {
       return 0;
     }
 #endif
+#if defined(__AVX2__)
+    if constexpr (N == 8) {
+      const __m256d minus_inf = _mm256_set1_pd(-std::numeric_limits<double>::infinity());
+      const __m256i lane = _mm256_setr_epi64x(0, 1, 2, 3);
+      __m256d m = minus_inf;
+      for (int k = 0; k < count; k += 4) {  // lanes past count read as -infinity
+        const __m256d valid = _mm256_castsi256_pd(_mm256_cmpgt_epi64(_mm256_set1_epi64x(count - k), lane));
+        m = _mm256_max_pd(m, _mm256_blendv_pd(minus_inf, _mm256_loadu_pd(s + k), valid));
+      }
+      __m128d h = _mm_max_pd(_mm256_castpd256_pd128(m), _mm256_extractf128_pd(m, 1));
+      h = _mm_max_pd(h, _mm_unpackhi_pd(h, h));
+      const __m256d t = _mm256_set1_pd(_mm_cvtsd_f64(h));
+      for (int k = 0; k < count; k += 4) {
+        const int eq = _mm256_movemask_pd(_mm256_cmp_pd(_mm256_loadu_pd(s + k), t, _CMP_EQ_OQ));
+        if (eq) return k + std::countr_zero(static_cast<unsigned>(eq));  // a valid lane (as above)
+      }
+      return 0;
+    }
+#endif
     int best = 0;
     for (int k = 1; k < count; ++k)
       if (s[k] > s[best]) best = k;
