@@ -20,6 +20,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cassert>
 #include <limits>
@@ -58,6 +59,15 @@ class DropPass {
   using I = typename L::I;
   static constexpr int N = L::N;
   using LN = Lanes<Narrow>;
+
+  // Whether the padded board fits one AVX-512 register (boards up to 12 columns): then the base
+  // board's column pass, its full-row masks and the rare candidates work in registers.
+  bool one_register() const {
+#if defined(__AVX512F__)
+    if constexpr (N == 16) return W_ + 2 * kPad <= N;
+#endif
+    return false;
+  }
 
  public:
   DropPass(const DropRating& rating, const Board& board)
@@ -405,18 +415,14 @@ class DropPass {
   void load_base(const Board& b) {
     const int W = W_;
     std::fill(std::begin(col_), std::end(col_), ~Word{0});
-    bool done = false;
+    if (one_register()) {  // the padded board in one register, and the column pass from it
 #if defined(__AVX512F__)
-    if constexpr (N == 16)
-      if (W + 2 * kPad <= N) {  // the padded board in one register, and the column pass from it
-        const U lcr[3] = {padded_board(b, 0), padded_board(b, 1), padded_board(b, 2)};
-        lcr[0].store_aligned(col_);
-        t_ = column_pass<true>(col_, lcr);
-        and_scans(lcr[0]);
-        done = true;
-      }
+      const U padded = padded_board(b);
+      padded.store_aligned(col_);
+      t_ = column_pass<true>(col_, neighbours(padded).data());
+      and_scans(padded);
 #endif
-    if (!done) {
+    } else {
       for (int c = 0; c < W; ++c) col_[c + kPad] = b.cols[c];
       t_ = column_pass<true>(col_);
       // Rows full outside a span of columns: left_and_[j] = AND of the columns before index j,
@@ -442,17 +448,16 @@ class DropPass {
   // A candidate the vector pass cannot rate (it clears rows, or its top is above quiet_top):
   // the move as drop() (engine/core/placement.h) makes it, then its features from scratch; the
   // board after it is kept for the game loop.  `full`: the rows the move fills (the vector pass
-  // found them).
-  double rare_score(Placement pl, Word full, PlyCarry carry) {
+  // found them); k: its candidate index.
+  double rare_score(Placement pl, int k, Word full, PlyCarry carry) {
     Move m;
     Totals t;
-    bool alive = false;
+    bool alive;
 #if defined(__AVX512F__)
-    if constexpr (N == 16)
-      if (W_ + 2 * kPad <= N) alive = rare_in_registers(pl, full, m, t);
-    if (!(N == 16 && W_ + 2 * kPad <= N))
+    if (one_register()) alive = rare_in_registers(pl, k, full, m, t);
+    else
 #endif
-      alive = rare_in_memory(pl, full, m, t);
+      alive = rare_in_memory(pl, k, full, m, t);
     return alive ? rare_sum(m, t, carry) : -std::numeric_limits<double>::infinity();
   }
 
@@ -469,20 +474,32 @@ class DropPass {
     return true;
   }
 
-  // Where the board after rare candidate keep_at_ goes (the caller writes it), with its lines,
-  // holes and wall height.
-  Board& keep(const Move& m, const Totals& t) {
-    out_->lines[keep_at_] = static_cast<std::uint8_t>(m.lines);
-    out_->holes_after[keep_at_] = static_cast<std::uint16_t>(t.holes);
-    out_->height_after[keep_at_] = static_cast<std::uint8_t>(t.max);
-    out_->kept |= std::uint64_t{1} << keep_at_;
-    return out_->boards[keep_at_];
+  // Where the board after rare candidate k goes (the caller writes it), with its lines, holes
+  // and wall height.
+  Board& keep(int k, const Move& m, const Totals& t) {
+    out_->lines[k] = static_cast<std::uint8_t>(m.lines);
+    out_->holes_after[k] = static_cast<std::uint16_t>(t.holes);
+    out_->height_after[k] = static_cast<std::uint8_t>(t.max);
+    out_->kept |= std::uint64_t{1} << k;
+    return out_->boards[k];
+  }
+
+  // Removes the rows of `full` from each lane's column word, as remove_rows
+  // (engine/core/placement.h) does one word at a time: the walls lose their top bit.
+  static U remove_rows_lanes(U v, Word full) {
+    for (Word rows = full; rows;) {  // highest first keeps the lower indices valid
+      const int r = 31 - std::countl_zero(rows);
+      rows &= ~(Word{1} << r);
+      const U below(low_mask(r));
+      v = (v & below) | ((v >> 1) & ~below);
+    }
+    return v;
   }
 
   // rare_score on a padded copy of the board: the same lock, line clears and game-over rule
   // as drop(), with the rows removed a vector of columns at a time.  False if the move ends
   // the game.
-  bool rare_in_memory(Placement pl, Word full, Move& m, Totals& t) {
+  bool rare_in_memory(Placement pl, int k, Word full, Move& m, Totals& t) {
     const Orientation& o = kShapes[pl.piece].orientation[pl.orientation];
     const int y = pl.row;
     if (!lock(o, y, full, m)) return false;
@@ -494,13 +511,7 @@ class DropPass {
       alignas(64) std::int32_t lane[N];
       for (int l = 0; l < N; ++l) lane[l] = l;
       for (int j = kPad; j < kPad + W_; j += N) {
-        U v = loadu(col + j);
-        for (Word rows = full; rows;) {  // highest first keeps the lower indices valid
-          const int r = 31 - std::countl_zero(rows);
-          rows &= ~(Word{1} << r);
-          const U below(low_mask(r));
-          v = (v & below) | ((v >> 1) & ~below);
-        }
+        U v = remove_rows_lanes(loadu(col + j), full);
         const U in_board = L::as_uint(ones_where(I::load_aligned(lane) + I(j) < I(kPad + W_)));
         v = (v & in_board) | ~in_board;  // the walls past the board stay all ones
         v.store_unaligned(col + j);
@@ -508,36 +519,39 @@ class DropPass {
     }
     t = column_pass<false>(col);
     if (t.max > wall_limit(r_.overflow, r_.geometry)) return false;  // t.max: the wall height
-    Board& kept = keep(m, t);
+    Board& kept = keep(k, m, t);
     kept = Board{};
     for (int c = 0; c < W_; ++c) kept.cols[c] = col[c + kPad];
     return true;
   }
 
 #if defined(__AVX512F__)
-  // Lane l: padded index l + shift of board b (column l + shift - kPad; the walls all ones).
-  U padded_board(const Board& b, int shift) const {
+  // Lane l: padded index l of board b (column l - kPad; the walls all ones).
+  U padded_board(const Board& b) const {
     const __m512i ones = _mm512_set1_epi32(-1);
     const __m512i cols = _mm512_mask_loadu_epi32(ones, static_cast<__mmask16>((1u << W_) - 1), b.cols.data());
-    switch (shift) {
-      case 0: return U(_mm512_alignr_epi32(cols, ones, 16 - kPad));
-      case 1: return U(_mm512_alignr_epi32(cols, ones, 16 - kPad + 1));
-      default: static_assert(kPad == 2); return U(cols);
-    }
+    return U(_mm512_alignr_epi32(cols, ones, 16 - kPad));
+  }
+
+  // column_pass's input from a padded board in one register: lane l holds padded indices l,
+  // l + 1 and l + 2 (the walls past the board all ones).
+  static std::array<U, 3> neighbours(U padded) {
+    const __m512i ones = _mm512_set1_epi32(-1);
+    return {padded, U(_mm512_alignr_epi32(ones, padded, 1)), U(_mm512_alignr_epi32(ones, padded, 2))};
   }
 
   // rare_score's drop() and column pass with the padded board in one register (boards up to 12
   // wide): the same lock, line clears and game-over rule as drop(), without a copy of the board
   // in memory (a vector load across the words just stored waits for them to reach the cache).
   // False if the move ends the game.
-  bool rare_in_registers(Placement pl, Word full, Move& m, Totals& t) {
+  bool rare_in_registers(Placement pl, int k, Word full, Move& m, Totals& t) {
     const Orientation& o = kShapes[pl.piece].orientation[pl.orientation];
     const int y = pl.row;
     if (!lock(o, y, full, m)) return false;
     const int first = pl.column + kPad;  // padded index of the piece's first column
     const __m512i ones = _mm512_set1_epi32(-1);
     const __mmask16 board_lanes = static_cast<__mmask16>(((1u << W_) - 1) << kPad);
-    __m512i padded = padded_board(board_, 0);
+    __m512i padded = padded_board(board_);
     const __m512i shape = _mm512_maskz_loadu_epi32(static_cast<__mmask16>((1u << o.width) - 1), o.mask.data());
     const __m512i at = _mm512_sub_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
                                         _mm512_set1_epi32(first));
@@ -545,18 +559,12 @@ class DropPass {
     const __m512i piece = _mm512_sllv_epi32(_mm512_maskz_permutexvar_epi32(piece_lanes, at, shape), _mm512_set1_epi32(y));
     padded = _mm512_or_si512(padded, piece);
     if (full) {
-      for (Word rows = full; rows;) {  // highest first keeps the lower indices valid
-        const int r = 31 - std::countl_zero(rows);
-        rows &= ~(Word{1} << r);
-        const __m512i below = _mm512_set1_epi32(static_cast<int>(low_mask(r)));
-        padded = _mm512_ternarylogic_epi32(below, padded, _mm512_srli_epi32(padded, 1), 0xCA);  // below ? padded : shifted
-      }
+      padded = remove_rows_lanes(U(padded), full);
       padded = _mm512_mask_mov_epi32(ones, board_lanes, padded);  // the walls lost their top bit
     }
-    const U lcr[3] = {U(padded), U(_mm512_alignr_epi32(ones, padded, 1)), U(_mm512_alignr_epi32(ones, padded, 2))};
-    t = column_pass<false>(nullptr, lcr);
+    t = column_pass<false>(nullptr, neighbours(U(padded)).data());
     if (t.max > wall_limit(r_.overflow, r_.geometry)) return false;  // t.max: the wall height
-    _mm512_storeu_si512(keep(m, t).cols.data(),
+    _mm512_storeu_si512(keep(k, m, t).cols.data(),
                         _mm512_maskz_mov_epi32(static_cast<__mmask16>((1u << W_) - 1), _mm512_alignr_epi32(ones, padded, kPad)));
     return true;
   }
@@ -850,8 +858,7 @@ class DropPass {
       const int x = std::countr_zero(rare);
       const Placement pl{static_cast<std::uint8_t>(piece_), static_cast<std::uint8_t>(orientation_),
                          static_cast<std::uint8_t>(x), static_cast<std::uint8_t>(out.row[k0 + x])};
-      keep_at_ = k0 + x;
-      s[x] = rare_score(pl, full_[x], carry);
+      s[x] = rare_score(pl, k0 + x, full_[x], carry);
     }
   }
 
@@ -862,7 +869,6 @@ class DropPass {
   int orientation_ = 0;
   int start_[4] = {};  // candidate index of each orientation's first column
   DropScores* out_ = nullptr;
-  int keep_at_ = 0;  // the candidate rare_score rates
   // Per column x of the current orientation: the rows its candidate fills.
   alignas(64) Word full_[kMaxWidth + N];
   int at_ = 0;  // the column of lane 0 of the vector being computed
