@@ -125,45 +125,26 @@ class DropPass {
     out.best_wall_height = height;
   }
 
-  // The first index of the highest of s[0 .. count) (none is NaN).
+  // The first index of the highest of s[0 .. count) (none is NaN): a vector max (lanes past
+  // count read as -infinity), then the lowest lane equal to it; no branch per candidate (a
+  // compare and branch per candidate mispredicts: docs/performance.md).
   static int argmax(const double* s, int count) {
-#if defined(__AVX512F__)
-    if constexpr (N == 16) {
-      __m512d m = _mm512_set1_pd(-std::numeric_limits<double>::infinity());
-      for (int k = 0; k < count; k += 8)
-        m = _mm512_max_pd(m, _mm512_mask_loadu_pd(m, static_cast<__mmask8>(count - k >= 8 ? 0xFF : (1u << (count - k)) - 1), s + k));
-      const double top = _mm512_reduce_max_pd(m);
-      const __m512d t = _mm512_set1_pd(top);
-      for (int k = 0; k < count; k += 8) {
-        const unsigned eq = _mm512_cmp_pd_mask(_mm512_loadu_pd(s + k), t, _CMP_EQ_OQ);
-        if (eq) return k + std::countr_zero(eq);  // a valid lane: lanes past count come after it
-      }
-      return 0;
-    }
-#endif
-#if defined(__AVX2__)
-    if constexpr (N == 8) {
-      const __m256d minus_inf = _mm256_set1_pd(-std::numeric_limits<double>::infinity());
-      const __m256i lane = _mm256_setr_epi64x(0, 1, 2, 3);
-      __m256d m = minus_inf;
-      for (int k = 0; k < count; k += 4) {  // lanes past count read as -infinity
-        const __m256d valid = _mm256_castsi256_pd(_mm256_cmpgt_epi64(_mm256_set1_epi64x(count - k), lane));
-        m = _mm256_max_pd(m, _mm256_blendv_pd(minus_inf, _mm256_loadu_pd(s + k), valid));
-      }
-      __m128d h = _mm_max_pd(_mm256_castpd256_pd128(m), _mm256_extractf128_pd(m, 1));
-      h = _mm_max_pd(h, _mm_unpackhi_pd(h, h));
-      const __m256d t = _mm256_set1_pd(_mm_cvtsd_f64(h));
-      for (int k = 0; k < count; k += 4) {
-        const int eq = _mm256_movemask_pd(_mm256_cmp_pd(_mm256_loadu_pd(s + k), t, _CMP_EQ_OQ));
-        if (eq) return k + std::countr_zero(static_cast<unsigned>(eq));  // a valid lane (as above)
-      }
-      return 0;
-    }
-#endif
-    int best = 0;
-    for (int k = 1; k < count; ++k)
-      if (s[k] > s[best]) best = k;
-    return best;
+    using D = xsimd::batch<double, A>;
+    constexpr int M = static_cast<int>(D::size);
+    const D minus_inf(-std::numeric_limits<double>::infinity());
+    alignas(64) double lane[M], top_lanes[M];
+    for (int l = 0; l < M; ++l) lane[l] = l;
+    const D index = D::load_aligned(lane);
+    D m = minus_inf;
+    for (int k = 0; k < count; k += M)
+      m = xsimd::max(m, xsimd::select(index < D(count - k), D::load_unaligned(s + k), minus_inf));
+    m.store_aligned(top_lanes);
+    double top = top_lanes[0];
+    for (int l = 1; l < M; ++l) top = std::max(top, top_lanes[l]);
+    for (int k = 0; k < count; k += M)
+      if (const std::uint64_t eq = lane_bits(D::load_unaligned(s + k) == D(top)))
+        return k + std::countr_zero(eq);  // a valid lane: lanes past count come after it
+    return 0;
   }
 
  private:
@@ -183,17 +164,21 @@ class DropPass {
     for (int l = 0; l < N; ++l) s += a[l];
     return s;
   }
-  // Bit l set where lane l of `b` holds.
-  template <class Arch>
-  static std::uint64_t lane_bits(xsimd::batch_bool<std::int32_t, Arch> b) {
-    using R = typename xsimd::batch_bool<std::int32_t, Arch>::register_type;
+  // Bit l set where lane l of `b` holds (32-bit integer or double lanes).
+  template <class T, class Arch>
+  static std::uint64_t lane_bits(xsimd::batch_bool<T, Arch> b) {
+    using R = typename xsimd::batch_bool<T, Arch>::register_type;
     const R r = b;
     if constexpr (sizeof(R) <= 8) {
       return static_cast<std::uint64_t>(r);  // AVX-512: a mask register
 #if defined(__AVX__)
+    } else if constexpr (sizeof(R) == 32 && sizeof(T) == 8) {
+      return static_cast<unsigned>(_mm256_movemask_pd(r));
     } else if constexpr (sizeof(R) == 32) {
       return static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(r)));
 #endif
+    } else if constexpr (sizeof(T) == 8) {
+      return static_cast<unsigned>(_mm_movemask_pd(r));
     } else {
       return static_cast<unsigned>(_mm_movemask_ps(_mm_castsi128_ps(r)));
     }
