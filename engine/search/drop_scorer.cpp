@@ -30,8 +30,13 @@ std::unique_ptr<DropScorer> DropScorer::make(const LinearTerm* terms, int term_c
 
 DropScorer::DropScorer(const DropRating& rating, DropPassFn pass) : rating_(rating), pass_(pass) {}
 
-DropScores& DropScorer::rate(const Board& board, Piece piece, PlyCarry carry) {
-  pass_(rating_, board, piece, carry, scores_);
+DropScores& DropScorer::rate(const Board& board, Piece piece, PlyCarry carry, bool values) {
+  pass_(rating_, board, piece, carry, values ? DropMode::with_values : DropMode::all, scores_);
+  return scores_;
+}
+
+DropScores& DropScorer::rate_rare(const Board& board, Piece piece, PlyCarry carry) {
+  pass_(rating_, board, piece, carry, DropMode::rare_only, scores_);
   return scores_;
 }
 

@@ -61,15 +61,31 @@ struct DropScores {
   std::array<std::uint16_t, kMaxPlacements> holes_after;  // kept candidates: holes and wall height
   std::array<std::uint8_t, kMaxPlacements> height_after;
   std::array<Board, kMaxPlacements> boards;
+  // DropMode::with_values: values[slot][k] is the value of slot (below kValueSlots, in the
+  // rating's groups) on quiet candidate k's board after the move.
+  static constexpr int kValueSlots = SLOT_BUMPINESS + 1;
+  static_assert(G_ROW_TRANSITIONS == 1u << SLOT_ROW_TRANSITIONS && G_HOLES == 1u << SLOT_HOLES &&
+                G_WELLS_FAST == 1u << SLOT_WELLS_FAST && G_BUMPINESS == 1u << SLOT_BUMPINESS);
+  alignas(64) std::array<std::array<std::int32_t, kMaxPlacements + kDropLanes>, kValueSlots> values{};
 };
 static_assert(kMaxPlacements <= 64, "DropScores::rare has one bit per candidate");
 
-// One instruction-set variant of the scorer: fills count, score and row.
+// What a pass rates (DropScorer::rate, rate_rare).
+enum class DropMode : std::uint8_t {
+  all,          // every candidate
+  with_values,  // every candidate, and the board values of the quiet ones (DropScores::values)
+  rare_only,    // the rare candidates; the quiet ones score -infinity
+};
+
+// One instruction-set variant of the scorer: fills count, score and row (DropScorer::rate).
 using DropPassFn = void (*)(const DropRating& rating, const Board& board, Piece piece, PlyCarry carry,
-                            DropScores& out);
-void drop_pass_avx512(const DropRating& rating, const Board& board, Piece piece, PlyCarry carry, DropScores& out);
-void drop_pass_avx2(const DropRating& rating, const Board& board, Piece piece, PlyCarry carry, DropScores& out);
-void drop_pass_sse42(const DropRating& rating, const Board& board, Piece piece, PlyCarry carry, DropScores& out);
+                            DropMode mode, DropScores& out);
+void drop_pass_avx512(const DropRating& rating, const Board& board, Piece piece, PlyCarry carry, DropMode mode,
+                      DropScores& out);
+void drop_pass_avx2(const DropRating& rating, const Board& board, Piece piece, PlyCarry carry, DropMode mode,
+                    DropScores& out);
+void drop_pass_sse42(const DropRating& rating, const Board& board, Piece piece, PlyCarry carry, DropMode mode,
+                     DropScores& out);
 
 // The variant that goes with a feature kernel, and its scratch.
 class DropScorer {
@@ -81,8 +97,13 @@ class DropScorer {
   DropScorer(const DropRating& rating, DropPassFn pass);
 
   // Rates every drop placement of `piece` on `board`; `carry` is added to the move's lines and
-  // eroded cells (2-ply).  The result stays valid until the next call.
-  DropScores& rate(const Board& board, Piece piece, PlyCarry carry = {});
+  // eroded cells (2-ply).  With `values`, DropScores::values holds each quiet candidate's board
+  // values too.  The result stays valid until the next call.
+  DropScores& rate(const Board& board, Piece piece, PlyCarry carry = {}, bool values = false);
+  // rate() for the rare candidates only (the quiet ones score -infinity), without the base
+  // board's features: what 2-ply still has to rate after quiet_bound rules the quiet ones out.
+  DropScores& rate_rare(const Board& board, Piece piece, PlyCarry carry);
+  const DropRating& rating() const { return rating_; }
 
   // Placement k of `piece` in generate_drops order, with the row rate() found.
   Placement placement(Piece piece, int k) const;

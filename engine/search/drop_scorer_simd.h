@@ -70,8 +70,8 @@ class DropPass {
   }
 
  public:
-  DropPass(const DropRating& rating, const Board& board)
-      : r_(rating), board_(board), W_(rating.geometry.width) {
+  DropPass(const DropRating& rating, const Board& board, DropMode mode)
+      : r_(rating), board_(board), W_(rating.geometry.width), mode_(mode) {
     rows_ = low_mask(rating.geometry.height);
     load_base(board);
   }
@@ -97,7 +97,7 @@ class DropPass {
     }
     out.count = k;
     out.best = argmax(out.score.data(), k);
-    measure_best(out);
+    if (mode_ != DropMode::rare_only) measure_best(out);  // (the base board's totals were not counted)
   }
 
   // The holes and wall height of the board after the best candidate (the game loop's counters),
@@ -325,8 +325,8 @@ class DropPass {
     }
     if (groups & (G_BUMPINESS | G_DIVERSITY)) {
       if (Keep) {
-        std::fill(std::begin(bump_), std::end(bump_), 0);
-        std::fill(std::begin(div_), std::end(div_), Word{0});
+        fill_lanes(bump_, 0);
+        fill_lanes(div_, Word{0});
       }
       for (int c = 1; c < W; ++c) {
         const int d = hs[c + kPad] - hs[c + kPad - 1];
@@ -364,8 +364,8 @@ class DropPass {
     t.bump = _mm512_reduce_add_epi32(bump);
     t.pair_bits = static_cast<Word>(_mm512_reduce_or_epi32(bit));
     if (keep) {
-      std::fill(std::begin(bump_), std::end(bump_), 0);
-      std::fill(std::begin(div_), std::end(div_), Word{0});
+      fill_lanes(bump_, 0);
+      fill_lanes(div_, Word{0});
       _mm512_storeu_si512(bump_ + kPad, bump);
       _mm512_storeu_si512(div_ + kPad, bit);
     }
@@ -397,23 +397,34 @@ class DropPass {
   }
 #endif
 
+  // Every element of a padded array set to v, in whole-vector stores (std::fill calls memset).
+  template <class T>
+  static void fill_lanes(T (&a)[kPadded], T v) {
+    for (int j = 0; j < kPadded; j += N) xsimd::batch<T, A>(v).store_aligned(a + j);
+  }
+
+  // The base board's padded columns, heights and full-row masks, and unless DropMode::rare_only
+  // its column pass (its totals and the per-column values the candidates start from).
   void load_base(const Board& b) {
     const int W = W_;
-    std::fill(std::begin(col_), std::end(col_), ~Word{0});
+    const bool features = mode_ != DropMode::rare_only;
+    fill_lanes(col_, ~Word{0});
+    if (!features)
+      for (int c = 0; c < W; ++c) h_[c + kPad] = column_height(b.cols[c]);
     if (one_register()) {  // the padded board in one register, and the column pass from it
 #if defined(__AVX512F__)
       const U padded = padded_board(b);
       padded.store_aligned(col_);
-      t_ = column_pass<true>(col_, neighbours(padded).data());
+      if (features) t_ = column_pass<true>(col_, neighbours(padded).data());
       and_scans(padded);
 #endif
     } else {
       for (int c = 0; c < W; ++c) col_[c + kPad] = b.cols[c];
-      t_ = column_pass<true>(col_);
+      if (features) t_ = column_pass<true>(col_);
       // Rows full outside a span of columns: left_and_[j] = AND of the columns before index j,
       // right_and_[j] = AND of the columns from index j on.
-      std::fill(std::begin(left_and_), std::end(left_and_), ~Word{0});
-      std::fill(std::begin(right_and_), std::end(right_and_), ~Word{0});
+      fill_lanes(left_and_, ~Word{0});
+      fill_lanes(right_and_, ~Word{0});
       for (int c = 0; c < W; ++c) left_and_[c + kPad + 1] = left_and_[c + kPad] & col_[c + kPad];
       for (int j = W + kPad + 1; j < kPadded; ++j) left_and_[j] = left_and_[W + kPad];
       for (int c = W - 1; c >= 0; --c) right_and_[c + kPad] = right_and_[c + kPad + 1] & col_[c + kPad];
@@ -421,8 +432,10 @@ class DropPass {
     // Walls count as height 0 for the candidates, so that the lanes past a row never shift by
     // 32 or more.
     std::fill(std::begin(h_), std::begin(h_) + kPad, 0);
-    std::fill(std::begin(h_) + W + kPad, std::end(h_), 0);
-    if (r_.groups & G_DIVERSITY) {
+    int j = W + kPad;
+    for (; j % N; ++j) h_[j] = 0;
+    for (; j < kPadded; j += N) I(0).store_aligned(h_ + j);
+    if (features && (r_.groups & G_DIVERSITY)) {
       div_pre_[0] = 0;
       for (int j = 1; j < kPadded; ++j) div_pre_[j] = div_pre_[j - 1] | div_[j - 1];
       div_suf_[kPadded - 1] = div_[kPadded - 1];
@@ -637,6 +650,7 @@ class DropPass {
       y.store_unaligned(out.row.data() + k + x0);
       at_ = x0;
       full.store_aligned(full_ + x0);
+      if (mode_ == DropMode::rare_only) continue;  // only the rare candidates are rated
 
       I nh[Wd], gap[Wd];
       for (int i = 0; i < Wd; ++i) {
@@ -695,7 +709,13 @@ class DropPass {
       }
       if (groups & (G_BUMPINESS | G_DIVERSITY)) pairs<V, Wd>(base, x0, nh);
     }
-    score(k, n, rare, carry, out);
+    if (mode_ == DropMode::rare_only) {
+      std::fill_n(out.score.data() + k, n, -std::numeric_limits<double>::infinity());
+      rate_rare(k, rare, carry, out);
+    } else {
+      if (mode_ == DropMode::with_values) keep_values(k, n, out);
+      score(k, n, rare, carry, out);
+    }
     return k + n;
   }
 
@@ -809,6 +829,15 @@ class DropPass {
     put(SLOT_DIVERSITY, V::as_int(V::popcnt(seen & U(0x1Fu))));
   }
 
+  // DropMode::with_values: the orientation's values of the slots in the rating's groups, for
+  // candidates k0 .. k0 + n (whole vectors: the arrays run kDropLanes past the last one).
+  void keep_values(int k0, int n, DropScores& out) const {
+    for (int slot = 0; slot < DropScores::kValueSlots; ++slot) {
+      if (!(r_.groups & (1u << slot))) continue;  // slot s < kValueSlots is group 1 << s
+      for (int x = 0; x < n; x += N) I::load_aligned(vals_[slot] + x).store_unaligned(out.values[slot].data() + k0 + x);
+    }
+  }
+
   template <class VI>
   void put(int slot, VI v) {
     v.store_aligned(vals_[slot] + at_);
@@ -838,6 +867,12 @@ class DropPass {
       case 3: sum_terms<12>(s); break;
       default: static_assert(kMaxWidth <= 16); sum_terms<16>(s); break;
     }
+    rate_rare(k0, rare, carry, out);
+  }
+
+  // The rare candidates of one orientation (bits of `rare`, from candidate k0) through rare_score.
+  void rate_rare(int k0, std::uint64_t rare, PlyCarry carry, DropScores& out) {
+    double* s = out.score.data() + k0;
     out.rare |= rare << k0;
     for (; rare; rare &= rare - 1) {
       const int x = std::countr_zero(rare);
@@ -850,6 +885,7 @@ class DropPass {
   const DropRating& r_;
   const Board& board_;
   const int W_;
+  const DropMode mode_;
   Piece piece_ = Piece::I;
   int orientation_ = 0;
   int start_[4] = {};  // candidate index of each orientation's first column
@@ -873,8 +909,9 @@ class DropPass {
 };
 
 template <class A, class Narrow = A>
-void drop_pass(const DropRating& rating, const Board& board, Piece piece, PlyCarry carry, DropScores& out) {
-  DropPass<A, Narrow> pass(rating, board);
+void drop_pass(const DropRating& rating, const Board& board, Piece piece, PlyCarry carry, DropMode mode,
+               DropScores& out) {
+  DropPass<A, Narrow> pass(rating, board, mode);
   pass.run(piece, carry, out);
 }
 

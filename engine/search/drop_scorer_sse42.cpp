@@ -3,8 +3,9 @@
 
 namespace tb {
 
-void drop_pass_sse42(const DropRating& rating, const Board& board, Piece piece, PlyCarry carry, DropScores& out) {
-  drop_pass<xsimd::sse4_2>(rating, board, piece, carry, out);
+void drop_pass_sse42(const DropRating& rating, const Board& board, Piece piece, PlyCarry carry, DropMode mode,
+                     DropScores& out) {
+  drop_pass<xsimd::sse4_2>(rating, board, piece, carry, mode, out);
 }
 
 }  // namespace tb

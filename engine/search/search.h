@@ -74,7 +74,11 @@ class Searcher {
 
  private:
   void rate(CandidateBlock& block, const Board& base, Piece next);
-  double best_follow_up(const CandidateBlock& first, int k, const Board& base, Piece next);
+  void rate_pruned(CandidateBlock& block, const Board& base, Piece current, Piece next);
+  // The rating of first placement k: its best second ply.  With rare_only, where the drop
+  // scorer rates the second plies, only the rare ones (DropScorer::rate_rare): the result is
+  // then at most the rating.
+  double best_follow_up(const CandidateBlock& first, int k, const Board& base, Piece next, bool rare_only = false);
   Decision decide_reachable(const Board& board, Piece current, Piece next, double tie_noise, CounterRng* noise);
   Decision decide_drops(const Board& board, Piece current, Piece next, double tie_noise, CounterRng* noise);
   static Decision decision_of(const CandidateBlock& block, int k);
