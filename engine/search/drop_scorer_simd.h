@@ -96,8 +96,15 @@ class DropPass {
       }
     }
     out.count = k;
+    if (mode_ == DropMode::rare_only) {  // argmax's answer: only the rare candidates can beat -infinity
+      out.best = 0;
+      for (std::uint64_t r = out.rare; r; r &= r - 1)
+        if (const int j = std::countr_zero(r); out.score[j] > out.score[out.best]) out.best = j;
+      out.best_holes = -1;  // (the base board's totals were not counted)
+      return;
+    }
     out.best = argmax(out.score.data(), k);
-    if (mode_ != DropMode::rare_only) measure_best(out);  // (the base board's totals were not counted)
+    measure_best(out);
   }
 
   // The holes and wall height of the board after the best candidate (the game loop's counters),
@@ -600,8 +607,11 @@ class DropPass {
   template <int Wd>
   int row(const Orientation& o, int k, int quiet, PlyCarry carry, DropScores& out) {
     if constexpr (LN::N < N)
-      if (W_ - Wd + 1 <= LN::N) return orientation<LN, Wd>(o, k, quiet, carry, out);
-    return orientation<L, Wd>(o, k, quiet, carry, out);
+      if (W_ - Wd + 1 <= LN::N)
+        return mode_ == DropMode::rare_only ? rare_row<LN, Wd>(o, k, quiet, carry, out)
+                                            : orientation<LN, Wd>(o, k, quiet, carry, out);
+    return mode_ == DropMode::rare_only ? rare_row<L, Wd>(o, k, quiet, carry, out)
+                                        : orientation<L, Wd>(o, k, quiet, carry, out);
   }
 
   // The candidates of one orientation, columns x = 0 .. W - Wd, as candidates k, k + 1, ...
@@ -630,27 +640,11 @@ class DropPass {
     std::uint64_t rare = 0;  // bit x: the candidate at column x is rare
     for (int x0 = 0; x0 < n; x0 += V::N) {
       const int base = kPad + x0;  // padded index of column x0
-      I y = izero;
-      I h[Wd];
-      for (int i = 0; i < Wd; ++i) {
-        h[i] = loadi<V>(h_ + base + i);
-        y = xsimd::max(y, h[i] - I(bottom[i]));
-      }
-      const U yu = V::as_uint(y);
+      I y, h[Wd];
       U nc[Wd];
-      U full = V::shl(U(low_mask(o.height)), yu) & loadu<V>(left_and_ + base) & loadu<V>(right_and_ + base + Wd);
-      for (int i = 0; i < Wd; ++i) {
-        nc[i] = loadu<V>(col_ + base + i) | V::shl(U(o.mask[i]), yu);
-        full = full & nc[i];
-      }
-      const int lanes = std::min(V::N, n - x0);
-      rare |= (lane_bits((V::as_int(full) != izero) | (y + I(o.height) > I(quiet))) &
-               ((std::uint64_t{1} << lanes) - 1))
-              << x0;
-      y.store_unaligned(out.row.data() + k + x0);
+      rare |= land<V, Wd>(o, k, x0, quiet, y, h, nc, out);
+      const U yu = V::as_uint(y);
       at_ = x0;
-      full.store_aligned(full_ + x0);
-      if (mode_ == DropMode::rare_only) continue;  // only the rare candidates are rated
 
       I nh[Wd], gap[Wd];
       for (int i = 0; i < Wd; ++i) {
@@ -709,13 +703,51 @@ class DropPass {
       }
       if (groups & (G_BUMPINESS | G_DIVERSITY)) pairs<V, Wd>(base, x0, nh);
     }
-    if (mode_ == DropMode::rare_only) {
-      std::fill_n(out.score.data() + k, n, -std::numeric_limits<double>::infinity());
-      rate_rare(k, rare, carry, out);
-    } else {
-      if (mode_ == DropMode::with_values) keep_values(k, n, out);
-      score(k, n, rare, carry, out);
+    if (mode_ == DropMode::with_values) keep_values(k, n, out);
+    score(k, n, rare, carry, out);
+    return k + n;
+  }
+
+  // Where the candidates at columns x0 .. x0 + V::N of one orientation (from candidate k)
+  // lock: their rows y (also in out.row), their columns' base heights h and words with the
+  // piece nc, the rows each fills (in full_); returns their rare bits, from bit x0.
+  template <class V, int Wd>
+  std::uint64_t land(const Orientation& o, int k, int x0, int quiet, typename V::I& y, typename V::I (&h)[Wd],
+                     typename V::U (&nc)[Wd], DropScores& out) {
+    using U = typename V::U;
+    using I = typename V::I;
+    const int base = kPad + x0;  // padded index of column x0
+    y = I(0);
+    for (int i = 0; i < Wd; ++i) {
+      h[i] = loadi<V>(h_ + base + i);
+      y = xsimd::max(y, h[i] - I(o.bottom[i]));
     }
+    const U yu = V::as_uint(y);
+    U full = V::shl(U(low_mask(o.height)), yu) & loadu<V>(left_and_ + base) & loadu<V>(right_and_ + base + Wd);
+    for (int i = 0; i < Wd; ++i) {
+      nc[i] = loadu<V>(col_ + base + i) | V::shl(U(o.mask[i]), yu);
+      full = full & nc[i];
+    }
+    y.store_unaligned(out.row.data() + k + x0);
+    full.store_aligned(full_ + x0);
+    const int lanes = std::min(V::N, W_ - Wd + 1 - x0);
+    return (lane_bits((V::as_int(full) != I(0)) | (y + I(o.height) > I(quiet))) & ((std::uint64_t{1} << lanes) - 1))
+           << x0;
+  }
+
+  // DropMode::rare_only: one orientation's candidates located, the rare ones rated, the quiet
+  // ones -infinity.
+  template <class V, int Wd>
+  int rare_row(const Orientation& o, int k, int quiet, PlyCarry carry, DropScores& out) {
+    const int n = W_ - Wd + 1;
+    std::uint64_t rare = 0;
+    for (int x0 = 0; x0 < n; x0 += V::N) {
+      typename V::I y, h[Wd];
+      typename V::U nc[Wd];
+      rare |= land<V, Wd>(o, k, x0, quiet, y, h, nc, out);
+    }
+    std::fill_n(out.score.data() + k, n, -std::numeric_limits<double>::infinity());
+    rate_rare(k, rare, carry, out);
     return k + n;
   }
 
