@@ -84,6 +84,7 @@ void expect_same_ratings(const char* name, const Rating& r, const Board& board, 
     if ((s.kept >> k) & 1) {
       ASSERT_EQ(s.boards[k], block->board(k)) << name << " candidate " << k << "\n" << to_text(board, g);
       ASSERT_EQ(s.lines[k] + carry.lines, block->value(MOVE_LINES, k));
+      ASSERT_EQ(s.eroded[k] + carry.eroded, block->value(MOVE_ERODED, k));
       const auto [holes, height] = holes_and_height(block->board(k), g);
       ASSERT_EQ(s.holes_after[k], holes);
       ASSERT_EQ(s.height_after[k], height);

@@ -50,14 +50,14 @@ struct DropScores {
   // Bit k: candidate k clears rows or reaches above quiet_top (rated on its whole board after
   // the move); else its board is the base board plus the piece.
   std::uint64_t rare = 0;
-  // Bit k: rare candidate k did not end the game, and boards[k], lines[k] hold its board after
-  // the lock and the clears, and its cleared rows.
+  // Bit k: rare candidate k did not end the game, and boards[k], lines[k], eroded[k] hold its
+  // board after the lock and the clears, its cleared rows and eroded cells.
   std::uint64_t kept = 0;
   int best = 0;  // the first candidate with the highest score
   // Holes and wall height of the board after candidate best; best_holes is -1 if it ends the
   // game.  (The game loop's report counters, without another look at the board.)
   int best_holes = -1, best_wall_height = 0;
-  std::array<std::uint8_t, kMaxPlacements> lines;
+  std::array<std::uint8_t, kMaxPlacements> lines, eroded;
   std::array<std::uint16_t, kMaxPlacements> holes_after;  // kept candidates: holes and wall height
   std::array<std::uint8_t, kMaxPlacements> height_after;
   std::array<Board, kMaxPlacements> boards;
@@ -104,6 +104,9 @@ class DropScorer {
   // board's features: what 2-ply still has to rate after quiet_bound rules the quiet ones out.
   DropScores& rate_rare(const Board& board, Piece piece, PlyCarry carry);
   const DropRating& rating() const { return rating_; }
+  DropPassFn pass() const { return pass_; }
+  // The last rate() or rate_rare().
+  const DropScores& scores() const { return scores_; }
 
   // Placement k of `piece` in generate_drops order, with the row rate() found.
   Placement placement(Piece piece, int k) const;

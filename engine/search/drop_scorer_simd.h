@@ -483,6 +483,7 @@ class DropPass {
   // and wall height.
   Board& keep(int k, const Move& m, const Totals& t) {
     out_->lines[k] = static_cast<std::uint8_t>(m.lines);
+    out_->eroded[k] = static_cast<std::uint8_t>(m.eroded);
     out_->holes_after[k] = static_cast<std::uint16_t>(t.holes);
     out_->height_after[k] = static_cast<std::uint8_t>(t.max);
     out_->kept |= std::uint64_t{1} << k;

@@ -31,19 +31,21 @@ Searcher::Searcher(std::unique_ptr<Evaluator> evaluator, const Rules& rules, Fea
     drop_rules.placement = PlacementModel::drop;
     drops_ = DropScorer::make(linear->terms().data(), static_cast<int>(linear->terms().size()), linear->groups(),
                               drop_rules, kernel);
+    if (drops_ && rules.placement == PlacementModel::drop && rules.lookahead == 1)
+      drops1_ = std::make_unique<DropScorer>(drops_->rating(), drops_->pass());
   }
 }
 
 Searcher::~Searcher() = default;
 
-double Searcher::best_follow_up(const CandidateBlock& first, int k, const Board& base, Piece next, bool rare_only) {
+double Searcher::best_follow_up(const CandidateBlock& first, int k, const Board& base, Piece next) {
   const Geometry g = rules_.geometry;
   if (rules_.clear_between_plies && (!reach2_ || (drops_ && reachable_are_drops(first.board(k), g, spawn_row(rules_))))) {
     // docs/rules.md: lines cleared by the first ply are already removed from first.board(k), and they
     // count in the pair's "lines" (and eroded cells).
     const PlyCarry carry{first.value(MOVE_LINES, k), first.value(MOVE_ERODED, k)};
     if (drops_) {
-      const DropScores& s = rare_only ? drops_->rate_rare(first.board(k), next, carry) : drops_->rate(first.board(k), next, carry);
+      const DropScores& s = drops_->rate(first.board(k), next, carry);
       return s.count > 0 && s.score[s.best] > -DBL_MAX ? s.score[s.best] : -DBL_MAX;  // as a max from -DBL_MAX
     }
     isa_->materialize(*ply2_, first.board(k), next, g, rules_.overflow, carry);
@@ -88,43 +90,6 @@ void Searcher::rate(CandidateBlock& b, const Board& base, Piece next) {
   }
 }
 
-// 2-ply over the drop placements of `current`, pruned (docs/performance.md "2-ply pruning").
-// One greedy pass rates the first placements and gives each quiet one's board values, so
-// quiet_bound bounds every quiet second ply after it without looking at its board.  The first
-// placement with the best greedy rating is visited first, the rest in index order (any order
-// gives the same choice; this one finds a high rating early: 0.8 of BCTS's first placements are
-// then pruned on 10x20).  When k's bound cannot beat the best so far (or only
-// ties it from a later index), only its rare second plies are rated: b.score[k] is then the
-// best of those, at most k's rating, and exact wherever k could still win.  So the first
-// highest score (decide) is the unpruned choice: no score is above its rating, and the first
-// placement with the highest rating is never pruned (a tie is pruned only from a later index).
-void Searcher::rate_pruned(CandidateBlock& b, const Board& base, Piece current, Piece next) {
-  const DropScores& greedy = drops_->rate(base, current, {}, true);
-  assert(greedy.count == b.count);
-  int min_top = rules_.geometry.height;
-  for (int c = 0; c < rules_.geometry.width; ++c) min_top = std::min(min_top, column_height(base.cols[c]));
-  std::array<double, kMaxPlacements> bound;
-  quiet_bounds(drops_->rating(), greedy, min_top, next, bound.data());
-  std::array<std::uint8_t, kMaxPlacements> order;
-  for (int k = 0; k < b.count; ++k) order[k] = static_cast<std::uint8_t>(k);
-  std::swap(order[0], order[greedy.best]);
-  double best = 0.0;
-  int at = -1;  // the best so far: none yet
-  for (int i = 0; i < b.count; ++i) {
-    const int k = order[i];
-    double score = -HUGE_VAL;
-    if (!b.terminal[k]) {
-      const bool pruned = at >= 0 && (bound[k] < best || (bound[k] == best && k > at));
-      score = best_follow_up(b, k, base, next, pruned);
-    }
-    b.score[k] = score;
-    if (at < 0 || score > best || (score == best && k < at)) {
-      best = score;
-      at = k;
-    }
-  }
-}
-
 Decision Searcher::decision_of(const CandidateBlock& b, int k) {
   Decision d;
   d.placement = b.placements[k];
@@ -138,11 +103,11 @@ Decision Searcher::decision_of(const CandidateBlock& b, int k) {
 Decision Searcher::decide(const Board& board, Piece current, Piece next, double tie_noise, CounterRng* noise) {
   if (reach1_) return decide_reachable(board, current, next, tie_noise, noise);
   if (drops_ && rules_.lookahead == 0) return decide_drops(board, current, next, tie_noise, noise);
+  const bool noisy = noise && tie_noise > 0;  // every rating is needed exactly, noise added
+  if (drops1_ && !noisy) return decide_drops_2ply(board, current, next);
   CandidateBlock& b = *ply1_;
   isa_->materialize(b, board, current, rules_.geometry, rules_.overflow, {});
-  const bool noisy = noise && tie_noise > 0;  // every rating is needed exactly, noise added
-  if (drops_ && rules_.lookahead == 1 && rules_.clear_between_plies && !noisy) rate_pruned(b, board, current, next);
-  else rate(b, board, next);
+  rate(b, board, next);
   if (noisy)
     for (int k = 0; k < b.count; ++k) b.score[k] += tie_noise * noise->unit();
 
@@ -166,28 +131,85 @@ Decision Searcher::decide_drops(const Board& board, Piece current, Piece /*next*
     for (int k = 1; k < s.count; ++k)
       if (s.score[k] > s.score[best]) best = k;
   }
+  return drop_decision(*drops_, board, current, best);
+}
+
+// The board after candidate k of the scorer's last pass on `board` that does not end the game
+// (a quiet one: the board plus the piece; a rare one: the board the pass kept).
+Board Searcher::board_after(const DropScorer& scorer, const Board& board, Piece current, int k) {
+  const DropScores& s = scorer.scores();
+  if ((s.kept >> k) & 1) return s.boards[k];
+  assert(!((s.rare >> k) & 1));
+  Board after = board;
+  const Placement pl = scorer.placement(current, k);
+  const Orientation& o = kShapes[current].orientation[pl.orientation];
+  for (int i = 0; i < o.width; ++i) after.cols[pl.column + i] |= o.mask[i] << pl.row;
+  return after;
+}
+
+// Candidate k of the scorer's last pass on `board`, played: the board the pass built when it
+// clears rows, drop() when it may end the game, else the board plus the piece.
+Decision Searcher::drop_decision(const DropScorer& scorer, const Board& board, Piece current, int k) {
+  const DropScores& s = scorer.scores();
   Decision d;
-  d.placement = drops_->placement(current, best);
+  d.placement = scorer.placement(current, k);
   d.row = d.placement.row;
-  if ((s.kept >> best) & 1) {  // rows clear: the pass built the board after the move
-    d.board = s.boards[best];
-    d.lines = s.lines[best];
-  } else if ((s.rare >> best) & 1) {  // the move may end the game: the reference rules
+  if ((s.rare >> k) & 1 && !((s.kept >> k) & 1)) {  // the move ends the game: the reference rules
     d.board = board;
     const Move m = drop(d.board, d.placement, rules_.geometry, rules_.overflow);
     d.lines = m.lines;
     d.game_over = m.game_over;
   } else {
-    d.board = board;
-    const Orientation& o = kShapes[current].orientation[d.placement.orientation];
-    for (int i = 0; i < o.width; ++i) d.board.cols[d.placement.column + i] |= o.mask[i] << d.row;
+    d.board = board_after(scorer, board, current, k);
+    d.lines = (s.kept >> k) & 1 ? s.lines[k] : 0;
   }
-  if (best == s.best && s.best_holes >= 0) {
+  if (k == s.best && s.best_holes >= 0) {
     d.holes = s.best_holes;
     d.wall_height = s.best_wall_height;
   }
   d.placement.row = kDropRow;
   return d;  // LinearEvaluator::chosen() does nothing: not called
+}
+
+// 2-ply on drop placements, both plies by drop scorers, pruned (docs/performance.md "2-ply
+// pruning").  The first ply's pass (drops1_) rates its placements greedily and gives each quiet
+// one's board values, so quiet_bounds bounds every quiet second ply after it without looking
+// at its board.  The first placements are visited from the best greedy one, then in index
+// order (any order gives the same choice; this one finds a high rating early: about 0.8 of
+// BCTS's first placements are then pruned on 10x20).  When k's bound cannot beat the best so
+// far (or only ties it from a later index), only its rare second plies are rated
+// (DropScorer::rate_rare): its score is then at most its rating, and exact wherever k could
+// still win.  So the first highest score is the choice of rating every pair: no score is above
+// its rating, and the first placement with the highest rating is never pruned.
+Decision Searcher::decide_drops_2ply(const Board& board, Piece current, Piece next) {
+  const DropScores& first = drops1_->rate(board, current, {}, true);
+  int min_top = rules_.geometry.height;
+  for (int c = 0; c < rules_.geometry.width; ++c) min_top = std::min(min_top, column_height(board.cols[c]));
+  std::array<double, kMaxPlacements> bound;
+  quiet_bounds(drops_->rating(), first, min_top, next, bound.data());
+  std::array<std::uint8_t, kMaxPlacements> order;
+  for (int k = 0; k < first.count; ++k) order[k] = static_cast<std::uint8_t>(k);
+  std::swap(order[0], order[first.best]);
+  double best = 0.0;
+  int at = -1;  // the best so far: none yet
+  for (int i = 0; i < first.count; ++i) {
+    const int k = order[i];
+    double score = -HUGE_VAL;  // a first move that ends the game
+    if (!((first.rare >> k) & 1) || ((first.kept >> k) & 1)) {
+      const bool pruned = at >= 0 && (bound[k] < best || (bound[k] == best && k > at));
+      // docs/rules.md: the first ply's cleared rows are gone, and count in the pair's lines
+      // and eroded cells.
+      const PlyCarry carry = (first.kept >> k) & 1 ? PlyCarry{first.lines[k], first.eroded[k]} : PlyCarry{};
+      const Board after = board_after(*drops1_, board, current, k);
+      const DropScores& s = pruned ? drops_->rate_rare(after, next, carry) : drops_->rate(after, next, carry);
+      score = s.count > 0 && s.score[s.best] > -DBL_MAX ? s.score[s.best] : -DBL_MAX;  // as a max from -DBL_MAX
+    }
+    if (at < 0 || score > best || (score == best && k < at)) {
+      best = score;
+      at = k;
+    }
+  }
+  return drop_decision(*drops1_, board, current, at);
 }
 
 // Block by block over the reachable placements, in their order; the block holding the winner

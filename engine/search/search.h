@@ -74,13 +74,12 @@ class Searcher {
 
  private:
   void rate(CandidateBlock& block, const Board& base, Piece next);
-  void rate_pruned(CandidateBlock& block, const Board& base, Piece current, Piece next);
-  // The rating of first placement k: its best second ply.  With rare_only, where the drop
-  // scorer rates the second plies, only the rare ones (DropScorer::rate_rare): the result is
-  // then at most the rating.
-  double best_follow_up(const CandidateBlock& first, int k, const Board& base, Piece next, bool rare_only = false);
+  double best_follow_up(const CandidateBlock& first, int k, const Board& base, Piece next);
   Decision decide_reachable(const Board& board, Piece current, Piece next, double tie_noise, CounterRng* noise);
   Decision decide_drops(const Board& board, Piece current, Piece next, double tie_noise, CounterRng* noise);
+  Decision decide_drops_2ply(const Board& board, Piece current, Piece next);
+  Decision drop_decision(const DropScorer& scorer, const Board& board, Piece current, int k);
+  static Board board_after(const DropScorer& scorer, const Board& board, Piece current, int k);
   static Decision decision_of(const CandidateBlock& block, int k);
 
   Rules rules_;
@@ -92,6 +91,9 @@ class Searcher {
   // between the plies and its placements are the drops (always under drop placements; under
   // reachable ones where reachable_are_drops holds).  nullptr otherwise (drop_scorer.h).
   std::unique_ptr<DropScorer> drops_;
+  // 2-ply on drop placements without tie noise: the first ply's scorer (decide_drops_2ply), so
+  // that its pass stays valid while drops_ rates the second plies.
+  std::unique_ptr<DropScorer> drops1_;
 };
 
 }  // namespace tb
