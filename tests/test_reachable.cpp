@@ -543,5 +543,57 @@ TEST(ReachablePlacements, DropsWhereReachableAreDrops) {
   EXPECT_TRUE(reachable_are_drops(Board{}, {10, 22, 2}, 20));
 }
 
+// drops_are_reachable: whenever it holds, every drop placement is reachable (find_reachable,
+// the BFS) and is its (orientation, column)'s highest placement, so keep_below_drops leaves
+// exactly the reachable placements that are not drops, in order.
+TEST(ReachablePlacements, DropsAreTheHighestWhereDropsAreReachable) {
+  std::mt19937 rng(4343);
+  auto set = std::make_unique<ReachableSet>();
+  long held = 0, under = 0;
+  for (Geometry g : {Geometry{10, 22, 2}, Geometry{10, 20}, Geometry{7, 12}, Geometry{16, 28}}) {
+    const int spawn = g.height - 2;
+    for (int trial = 0; trial < 800; ++trial) {
+      const Board b = trial % 2 ? low_stack_board(rng, g, spawn - 2) : noise_board(rng, g, 0.4, below(rng, spawn - 3));
+      if (!drops_are_reachable(b, g, spawn)) {
+        int top = 0;
+        for (int c = 0; c < g.width; ++c) top = std::max(top, column_height(b.cols[c]));
+        ASSERT_GT(top, spawn - kReachSpawnMargin);
+        continue;
+      }
+      ++held;
+      int heights[kMaxWidth];
+      for (int c = 0; c < g.width; ++c) heights[c] = column_height(b.cols[c]);
+      for (int p = 0; p < PIECE_NB; ++p) {
+        const Piece piece = static_cast<Piece>(p);
+        find_reachable(b, g, piece, spawn, RotationSystem::srs, *set);
+        std::vector<ReachablePlacement> all(set->placements.begin(), set->placements.begin() + set->count);
+        std::array<Placement, kMaxPlacements> drops;
+        const int n = static_cast<int>(generate_drops(piece, g.width, drops.data()) - drops.data());
+        std::vector<ReachablePlacement> expected;  // every placement but the drops
+        for (int i = 0; i < n; ++i) {
+          const Orientation& o = kShapes[p].orientation[drops[i].orientation];
+          const int row = landing_row(heights, o, drops[i].column);
+          int highest = -1;
+          for (const ReachablePlacement& r : all)
+            if (r.placement == drops[i]) highest = std::max(highest, static_cast<int>(r.row));
+          ASSERT_EQ(highest, row) << "piece " << p << " drop " << i << "\n" << to_text(b, g);
+        }
+        for (const ReachablePlacement& r : all) {
+          const Orientation& o = kShapes[p].orientation[r.placement.orientation];
+          if (r.row != landing_row(heights, o, r.placement.column)) expected.push_back(r);
+        }
+        ASSERT_EQ(keep_below_drops(*set), static_cast<int>(expected.size()));
+        for (int i = 0; i < set->count; ++i) {
+          ASSERT_EQ(set->placements[i].placement, expected[i].placement) << i;
+          ASSERT_EQ(set->placements[i].row, expected[i].row) << i;
+        }
+        under += set->count;
+      }
+    }
+  }
+  EXPECT_GT(held, 1000);
+  EXPECT_GT(under, 500) << "boards with tucks and spins must occur";
+}
+
 }  // namespace
 }  // namespace tb

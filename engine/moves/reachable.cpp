@@ -442,13 +442,31 @@ int find_reachable_placements(const Board& b, Geometry g, Piece p, int spawn_row
   return out.count;
 }
 
+bool drops_are_reachable(const Board& b, Geometry g, int spawn_row) {
+  for (int c = 0; c < g.width; ++c)
+    if (column_height(b.cols[c]) > spawn_row - kReachSpawnMargin) return false;
+  return true;
+}
+
+int keep_below_drops(ReachableSet& set) {
+  int kept = 0;
+  for (int i = 0; i < set.count; ++i) {
+    const Placement& a = set.placements[i].placement;
+    const bool highest = i + 1 == set.count || set.placements[i + 1].placement.orientation != a.orientation ||
+                         set.placements[i + 1].placement.column != a.column;
+    if (!highest) set.placements[kept++] = set.placements[i];
+  }
+  set.count = kept;
+  return kept;
+}
+
 bool reachable_are_drops(const Board& b, Geometry g, int spawn_row) {
   const int W = g.width;
   int h[kMaxWidth];
   Word holes[kMaxWidth + 2] = {}, open[kMaxWidth + 2] = {};  // index c + 1; walls: neither
+  if (!drops_are_reachable(b, g, spawn_row)) return false;
   for (int c = 0; c < W; ++c) {
     h[c] = column_height(b.cols[c]);
-    if (h[c] > spawn_row - kReachSpawnMargin) return false;
     holes[c + 1] = low_mask(h[c]) & ~b.cols[c];
     open[c + 1] = low_mask(g.height) & ~low_mask(h[c]);
   }

@@ -83,4 +83,13 @@ inline constexpr int kReachHoleDepth = 7;
 inline constexpr int kReachReach = 6;
 bool reachable_are_drops(const Board& b, Geometry g, int spawn_row);
 
+// Condition (1) above alone: every drop placement of every piece is reachable (turn at the
+// spawn, move, drop), and is then its (orientation, column)'s highest reachable placement (no
+// piece rests above the row a drop from the top stops at).
+bool drops_are_reachable(const Board& b, Geometry g, int spawn_row);
+
+// Removes from `set` each (orientation, column)'s highest placement, keeping the others (the
+// placements under the drops' when drops_are_reachable) in order; returns the new count.
+int keep_below_drops(ReachableSet& set);
+
 }  // namespace tb

@@ -54,6 +54,23 @@ double Searcher::best_follow_up(const CandidateBlock& first, int k, const Board&
     for (int j = 0; j < ply2_->count; ++j) best = ply2_->score[j] > best ? ply2_->score[j] : best;
     return best;
   }
+  // Reachable second plies on a board where every drop is reachable: the drop scorer rates the
+  // drops, and the block path only the placements under them (tucks and spins).  The rating is
+  // the best of both, a max: the order does not matter.
+  if (rules_.clear_between_plies && reach2_ && drops_ && drops_are_reachable(first.board(k), g, spawn_row(rules_))) {
+    const Board grid = first.board(k);
+    const PlyCarry carry{first.value(MOVE_LINES, k), first.value(MOVE_ERODED, k)};
+    const DropScores& s = drops_->rate(grid, next, carry);
+    double best = s.count > 0 && s.score[s.best] > -DBL_MAX ? s.score[s.best] : -DBL_MAX;
+    find_reachable_placements(grid, g, next, spawn_row(rules_), rules_.rotation, *reach2_);
+    const int under = keep_below_drops(*reach2_);
+    for (int from = 0; from < under; from += kBlockCapacity) {
+      materialize_reachable(*ply2_, grid, *reach2_, from, g, rules_.overflow, carry, nullptr, isa_);
+      evaluator_->score(*ply2_);
+      for (int j = 0; j < ply2_->count; ++j) best = ply2_->score[j] > best ? ply2_->score[j] : best;
+    }
+    return best;
+  }
   // Reachable second plies, or a pair rated without clears between the plies (article 4).
   Board grid = first.board(k);
   PlyCarry carry{first.value(MOVE_LINES, k), first.value(MOVE_ERODED, k)};
