@@ -113,8 +113,8 @@ TEST(QuietBound, BoundsEveryQuietSecondPlyOnRandomBoards) {
     CounterRng rng{stream_key(41, static_cast<std::uint64_t>(vi)), 0};
     for (Geometry g : sizes)
       for (int trial = 0; trial < 60; ++trial) {
-        const Rating r = random_rating(
-            rng, trial % 2 ? random_features(rng) : std::vector<Feature>(std::begin(kSupported), std::end(kSupported)), g);
+        const std::vector<Feature> all(std::begin(kSupported), std::end(kSupported));
+        const Rating r = random_rating(rng, trial % 2 ? random_features(rng) : all, g);
         const Overflow overflow = trial % 3 ? Overflow::strict : Overflow::clear_first;
         const Rules rules = drop_rules(g, overflow, 0);
         const Scorer a = make_scorer(r.policy, rules, *v), b = make_scorer(r.policy, rules, *v);

@@ -20,8 +20,9 @@
 //                     on or above its column's top)           in [2 min_top + h_min - 1, 2 H + 3]
 //   eroded, lines     the carry (nothing clears)
 // So sum over terms of weight x (weight < 0 ? low end : high end) bounds every quiet rating in
-// real arithmetic (each end is the board's value plus a constant, or a constant); the scorer's double sums differ from it by rounding alone (n terms, u =
-// 2^-53, every |v| < kUnbounded: at most about n u 2^20 sum |w|), far below the margin added.
+// real arithmetic (each end is the board's value plus a constant, or a constant); the
+// scorer's double sums differ from it by rounding alone (n terms, u = 2^-53, every
+// |v| < kUnbounded: at most about n u 2^20 sum |w|), far below the margin added.
 #pragma once
 
 #include "drop_scorer.h"
