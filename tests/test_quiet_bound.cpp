@@ -80,7 +80,9 @@ long check_bounds(const Scorer& first_scorer, const Scorer& second_scorer, const
     BoardBlock block{after.cols.data(), 1, 1, g.width, g.height};
     features_reference(block, G_ALL, ref);
     for (int slot = 0; slot < DropScores::kValueSlots; ++slot)
-      if (groups & (1u << slot)) EXPECT_EQ(first.values[slot][k], ref[slot]) << "slot " << slot << " candidate " << k;
+      if (groups & (1u << slot)) {
+        EXPECT_EQ(first.values[slot][k], ref[slot]) << "slot " << slot << " candidate " << k;
+      }
 
     const DropScores& second = second_scorer.drops->rate(after, next, {});
     const std::uint64_t rare = second.rare;
@@ -94,11 +96,13 @@ long check_bounds(const Scorer& first_scorer, const Scorer& second_scorer, const
     // The rare-only pass: the same rare candidates and ratings, the quiet ones -infinity.
     const DropScores& only = second_scorer.drops->rate_rare(after, next, {});
     EXPECT_EQ(only.rare, rare);
-    for (int j = 0; j < only.count; ++j)
-      if ((rare >> j) & 1)
+    for (int j = 0; j < only.count; ++j) {
+      if ((rare >> j) & 1) {
         EXPECT_EQ(std::bit_cast<std::uint64_t>(only.score[j]), std::bit_cast<std::uint64_t>(scores[j])) << j;
-      else
+      } else {
         EXPECT_EQ(only.score[j], -HUGE_VAL) << j;
+      }
+    }
     if (::testing::Test::HasFailure()) return checked;
   }
   return checked;

@@ -8,27 +8,34 @@
 namespace tb {
 namespace {
 
-// The vector pass of a feature kernel's family; nullptr for scalar and reference.
-DropPassFn pass_for(FeatureKernel kernel) {
+struct Passes {
+  DropPassFn pass = nullptr;
+  DropRareFn rare = nullptr;
+};
+
+// The vector pass of a feature kernel's family; none for scalar and reference.
+Passes passes_for(FeatureKernel kernel) {
   std::string_view name = best_kernel().name;
   for (const KernelVariant& v : kernel_variants())
     if (kernel && v.kernel == kernel) name = v.name;
-  if (name == "avx512") return drop_pass_avx512;
-  if (name == "avx2") return drop_pass_avx2;
-  if (name == "sse4.2") return drop_pass_sse42;
-  return nullptr;
+  if (name == "avx512") return {drop_pass_avx512, drop_pass_rare_avx512};
+  if (name == "avx2") return {drop_pass_avx2, drop_pass_rare_avx2};
+  if (name == "sse4.2") return {drop_pass_sse42, drop_pass_rare_sse42};
+  return {};
 }
 
 }  // namespace
 
 std::unique_ptr<DropScorer> DropScorer::make(const LinearTerm* terms, int term_count, std::uint32_t groups,
                                              const Rules& rules, FeatureKernel kernel) {
-  const DropPassFn pass = pass_for(kernel);
-  if (!pass || rules.placement != PlacementModel::drop || (groups & ~kDropScorerGroups)) return nullptr;
-  return std::make_unique<DropScorer>(DropRating{terms, term_count, groups, rules.geometry, rules.overflow}, pass);
+  const Passes p = passes_for(kernel);
+  if (!p.pass || rules.placement != PlacementModel::drop || (groups & ~kDropScorerGroups)) return nullptr;
+  return std::make_unique<DropScorer>(DropRating{terms, term_count, groups, rules.geometry, rules.overflow}, p.pass,
+                                      p.rare);
 }
 
-DropScorer::DropScorer(const DropRating& rating, DropPassFn pass) : rating_(rating), pass_(pass) {}
+DropScorer::DropScorer(const DropRating& rating, DropPassFn pass, DropRareFn rare)
+    : rating_(rating), pass_(pass), rare_(rare) {}
 
 DropScores& DropScorer::rate(const Board& board, Piece piece, PlyCarry carry, bool values) {
   pass_(rating_, board, piece, carry, values ? DropMode::with_values : DropMode::all, scores_);
@@ -36,7 +43,7 @@ DropScores& DropScorer::rate(const Board& board, Piece piece, PlyCarry carry, bo
 }
 
 DropScores& DropScorer::rate_rare(const Board& board, Piece piece, PlyCarry carry) {
-  pass_(rating_, board, piece, carry, DropMode::rare_only, scores_);
+  rare_(rating_, board, piece, carry, scores_);
   return scores_;
 }
 

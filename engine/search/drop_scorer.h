@@ -77,7 +77,8 @@ enum class DropMode : std::uint8_t {
   rare_only,    // the rare candidates; the quiet ones score -infinity
 };
 
-// One instruction-set variant of the scorer: fills count, score and row (DropScorer::rate).
+// One instruction-set variant of the scorer: fills count, score and row (DropScorer::rate), in
+// DropMode::all or with_values.
 using DropPassFn = void (*)(const DropRating& rating, const Board& board, Piece piece, PlyCarry carry,
                             DropMode mode, DropScores& out);
 void drop_pass_avx512(const DropRating& rating, const Board& board, Piece piece, PlyCarry carry, DropMode mode,
@@ -87,6 +88,14 @@ void drop_pass_avx2(const DropRating& rating, const Board& board, Piece piece, P
 void drop_pass_sse42(const DropRating& rating, const Board& board, Piece piece, PlyCarry carry, DropMode mode,
                      DropScores& out);
 
+// The same pass's DropMode::rare_only, compiled apart (drop_scorer_rare_<isa>.cpp).
+using DropRareFn = void (*)(const DropRating& rating, const Board& board, Piece piece, PlyCarry carry,
+                            DropScores& out);
+void drop_pass_rare_avx512(const DropRating& rating, const Board& board, Piece piece, PlyCarry carry,
+                           DropScores& out);
+void drop_pass_rare_avx2(const DropRating& rating, const Board& board, Piece piece, PlyCarry carry, DropScores& out);
+void drop_pass_rare_sse42(const DropRating& rating, const Board& board, Piece piece, PlyCarry carry, DropScores& out);
+
 // The variant that goes with a feature kernel, and its scratch.
 class DropScorer {
  public:
@@ -94,7 +103,8 @@ class DropScorer {
   // `kernel` (nullptr: the best) has a vector pass (avx512, avx2, sse4.2).
   static std::unique_ptr<DropScorer> make(const LinearTerm* terms, int term_count, std::uint32_t groups,
                                           const Rules& rules, FeatureKernel kernel);
-  DropScorer(const DropRating& rating, DropPassFn pass);
+  // `pass` rates in DropMode::all and with_values, `rare` in rare_only (the same variant's).
+  DropScorer(const DropRating& rating, DropPassFn pass, DropRareFn rare);
 
   // Rates every drop placement of `piece` on `board`; `carry` is added to the move's lines and
   // eroded cells (2-ply).  With `values`, DropScores::values holds each quiet candidate's board
@@ -104,7 +114,7 @@ class DropScorer {
   // board's features: what 2-ply still has to rate after quiet_bound rules the quiet ones out.
   DropScores& rate_rare(const Board& board, Piece piece, PlyCarry carry);
   const DropRating& rating() const { return rating_; }
-  DropPassFn pass() const { return pass_; }
+
   // The last rate() or rate_rare().
   const DropScores& scores() const { return scores_; }
 
@@ -114,6 +124,7 @@ class DropScorer {
  private:
   DropRating rating_;
   DropPassFn pass_;
+  DropRareFn rare_;
   DropScores scores_;
 };
 

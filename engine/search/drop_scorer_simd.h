@@ -52,7 +52,11 @@ constexpr Word open_run_plane(int p) {
 // A: the lanes of the base board's column pass and of the rows of more than Narrow's lane
 // count; Narrow: the rows that fit it (on AMD Zen 4 a 512-bit operation costs two 256-bit ones,
 // so a row of 8 candidates in 8 lanes of 256 bits costs half of one in 16 lanes of 512 bits).
-template <class A, class Narrow = A>
+// RareOnly: an instance for DropMode::rare_only alone (drop_pass_rare), compiled in its own
+// translation unit, so that the full pass's code is the same as without it: its rows only
+// locate the candidates, with no features' prologue, and the best comes from the rare bits
+// (2-ply 1.25x; the same paths inside the full pass's instance made greedy play 0.92x).
+template <class A, class Narrow = A, bool RareOnly = false>
 class DropPass {
   using L = Lanes<A>;
   using U = typename L::U;
@@ -96,7 +100,7 @@ class DropPass {
       }
     }
     out.count = k;
-    if (mode_ == DropMode::rare_only) {  // argmax's answer: only the rare candidates can beat -infinity
+    if constexpr (RareOnly) {  // argmax's answer: only the rare candidates can beat -infinity
       out.best = 0;
       for (std::uint64_t r = out.rare; r; r &= r - 1)
         if (const int j = std::countr_zero(r); out.score[j] > out.score[out.best]) out.best = j;
@@ -414,7 +418,7 @@ class DropPass {
   // its column pass (its totals and the per-column values the candidates start from).
   void load_base(const Board& b) {
     const int W = W_;
-    const bool features = mode_ != DropMode::rare_only;
+    constexpr bool features = !RareOnly;
     fill_lanes(col_, ~Word{0});
     if (!features)
       for (int c = 0; c < W; ++c) h_[c + kPad] = column_height(b.cols[c]);
@@ -607,12 +611,14 @@ class DropPass {
   // One orientation's row of candidates, in Narrow's lanes when they fit.
   template <int Wd>
   int row(const Orientation& o, int k, int quiet, PlyCarry carry, DropScores& out) {
+    if constexpr (RareOnly) {
+      if constexpr (LN::N < N)
+        if (W_ - Wd + 1 <= LN::N) return rare_row<LN, Wd>(o, k, quiet, carry, out);
+      return rare_row<L, Wd>(o, k, quiet, carry, out);
+    }
     if constexpr (LN::N < N)
-      if (W_ - Wd + 1 <= LN::N)
-        return mode_ == DropMode::rare_only ? rare_row<LN, Wd>(o, k, quiet, carry, out)
-                                            : orientation<LN, Wd>(o, k, quiet, carry, out);
-    return mode_ == DropMode::rare_only ? rare_row<L, Wd>(o, k, quiet, carry, out)
-                                        : orientation<L, Wd>(o, k, quiet, carry, out);
+      if (W_ - Wd + 1 <= LN::N) return orientation<LN, Wd>(o, k, quiet, carry, out);
+    return orientation<L, Wd>(o, k, quiet, carry, out);
   }
 
   // The candidates of one orientation, columns x = 0 .. W - Wd, as candidates k, k + 1, ...
@@ -641,11 +647,26 @@ class DropPass {
     std::uint64_t rare = 0;  // bit x: the candidate at column x is rare
     for (int x0 = 0; x0 < n; x0 += V::N) {
       const int base = kPad + x0;  // padded index of column x0
-      I y, h[Wd];
-      U nc[Wd];
-      rare |= land<V, Wd>(o, k, x0, quiet, y, h, nc, out);
+      I y = izero;
+      I h[Wd];
+      for (int i = 0; i < Wd; ++i) {
+        h[i] = loadi<V>(h_ + base + i);
+        y = xsimd::max(y, h[i] - I(bottom[i]));
+      }
       const U yu = V::as_uint(y);
+      U nc[Wd];
+      U full = V::shl(U(low_mask(o.height)), yu) & loadu<V>(left_and_ + base) & loadu<V>(right_and_ + base + Wd);
+      for (int i = 0; i < Wd; ++i) {
+        nc[i] = loadu<V>(col_ + base + i) | V::shl(U(o.mask[i]), yu);
+        full = full & nc[i];
+      }
+      const int lanes = std::min(V::N, n - x0);
+      rare |= (lane_bits((V::as_int(full) != izero) | (y + I(o.height) > I(quiet))) &
+               ((std::uint64_t{1} << lanes) - 1))
+              << x0;
+      y.store_unaligned(out.row.data() + k + x0);
       at_ = x0;
+      full.store_aligned(full_ + x0);
 
       I nh[Wd], gap[Wd];
       for (int i = 0; i < Wd; ++i) {
@@ -709,43 +730,27 @@ class DropPass {
     return k + n;
   }
 
-  // Where the candidates at columns x0 .. x0 + V::N of one orientation (from candidate k)
-  // lock: their rows y (also in out.row), their columns' base heights h and words with the
-  // piece nc, the rows each fills (in full_); returns their rare bits, from bit x0.
-  template <class V, int Wd>
-  std::uint64_t land(const Orientation& o, int k, int x0, int quiet, typename V::I& y, typename V::I (&h)[Wd],
-                     typename V::U (&nc)[Wd], DropScores& out) {
-    using U = typename V::U;
-    using I = typename V::I;
-    const int base = kPad + x0;  // padded index of column x0
-    y = I(0);
-    for (int i = 0; i < Wd; ++i) {
-      h[i] = loadi<V>(h_ + base + i);
-      y = xsimd::max(y, h[i] - I(o.bottom[i]));
-    }
-    const U yu = V::as_uint(y);
-    U full = V::shl(U(low_mask(o.height)), yu) & loadu<V>(left_and_ + base) & loadu<V>(right_and_ + base + Wd);
-    for (int i = 0; i < Wd; ++i) {
-      nc[i] = loadu<V>(col_ + base + i) | V::shl(U(o.mask[i]), yu);
-      full = full & nc[i];
-    }
-    y.store_unaligned(out.row.data() + k + x0);
-    full.store_aligned(full_ + x0);
-    const int lanes = std::min(V::N, W_ - Wd + 1 - x0);
-    return (lane_bits((V::as_int(full) != I(0)) | (y + I(o.height) > I(quiet))) & ((std::uint64_t{1} << lanes) - 1))
-           << x0;
-  }
-
-  // DropMode::rare_only: one orientation's candidates located, the rare ones rated, the quiet
-  // ones -infinity.
+  // RareOnly: one orientation's candidates located (orientation()'s rows y, filled rows and rare
+  // bits), the rare ones rated, the quiet ones -infinity.
   template <class V, int Wd>
   int rare_row(const Orientation& o, int k, int quiet, PlyCarry carry, DropScores& out) {
+    using U = typename V::U;
+    using I = typename V::I;
     const int n = W_ - Wd + 1;
     std::uint64_t rare = 0;
     for (int x0 = 0; x0 < n; x0 += V::N) {
-      typename V::I y, h[Wd];
-      typename V::U nc[Wd];
-      rare |= land<V, Wd>(o, k, x0, quiet, y, h, nc, out);
+      const int base = kPad + x0;
+      I y(0);
+      for (int i = 0; i < Wd; ++i) y = xsimd::max(y, loadi<V>(h_ + base + i) - I(o.bottom[i]));
+      const U yu = V::as_uint(y);
+      U full = V::shl(U(low_mask(o.height)), yu) & loadu<V>(left_and_ + base) & loadu<V>(right_and_ + base + Wd);
+      for (int i = 0; i < Wd; ++i) full = full & (loadu<V>(col_ + base + i) | V::shl(U(o.mask[i]), yu));
+      y.store_unaligned(out.row.data() + k + x0);
+      full.store_aligned(full_ + x0);
+      const int lanes = std::min(V::N, n - x0);
+      rare |= (lane_bits((V::as_int(full) != I(0)) | (y + I(o.height) > I(quiet))) &
+               ((std::uint64_t{1} << lanes) - 1))
+              << x0;
     }
     std::fill_n(out.score.data() + k, n, -std::numeric_limits<double>::infinity());
     rate_rare(k, rare, carry, out);
@@ -944,7 +949,16 @@ class DropPass {
 template <class A, class Narrow = A>
 void drop_pass(const DropRating& rating, const Board& board, Piece piece, PlyCarry carry, DropMode mode,
                DropScores& out) {
+  assert(mode != DropMode::rare_only && "drop_pass_rare");
   DropPass<A, Narrow> pass(rating, board, mode);
+  pass.run(piece, carry, out);
+}
+
+// DropMode::rare_only in its own instance (DropPass's RareOnly); include only from the
+// drop_scorer_rare_<isa>.cpp files.
+template <class A, class Narrow = A>
+void drop_pass_rare(const DropRating& rating, const Board& board, Piece piece, PlyCarry carry, DropScores& out) {
+  DropPass<A, Narrow, true> pass(rating, board, DropMode::rare_only);
   pass.run(piece, carry, out);
 }
 

@@ -32,7 +32,7 @@ Searcher::Searcher(std::unique_ptr<Evaluator> evaluator, const Rules& rules, Fea
     drops_ = DropScorer::make(linear->terms().data(), static_cast<int>(linear->terms().size()), linear->groups(),
                               drop_rules, kernel);
     if (drops_ && rules.placement == PlacementModel::drop && rules.lookahead == 1)
-      drops1_ = std::make_unique<DropScorer>(drops_->rating(), drops_->pass());
+      drops1_ = std::make_unique<DropScorer>(*drops_);
   }
 }
 
