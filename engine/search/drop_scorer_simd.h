@@ -108,7 +108,7 @@ class DropPass {
       return;
     }
     out.best = argmax(out.score.data(), k);
-    measure_best(out);
+    if (mode_ != DropMode::rare_only) measure_best(out);  // (the base board's totals were not counted)
   }
 
   // The holes and wall height of the board after the best candidate (the game loop's counters),
@@ -418,7 +418,7 @@ class DropPass {
   // its column pass (its totals and the per-column values the candidates start from).
   void load_base(const Board& b) {
     const int W = W_;
-    constexpr bool features = !RareOnly;
+    const bool features = mode_ != DropMode::rare_only;
     fill_lanes(col_, ~Word{0});
     if (!features)
       for (int c = 0; c < W; ++c) h_[c + kPad] = column_height(b.cols[c]);
@@ -667,6 +667,7 @@ class DropPass {
       y.store_unaligned(out.row.data() + k + x0);
       at_ = x0;
       full.store_aligned(full_ + x0);
+      if (mode_ == DropMode::rare_only) continue;  // only the rare candidates are rated
 
       I nh[Wd], gap[Wd];
       for (int i = 0; i < Wd; ++i) {
@@ -725,8 +726,13 @@ class DropPass {
       }
       if (groups & (G_BUMPINESS | G_DIVERSITY)) pairs<V, Wd>(base, x0, nh);
     }
-    if (mode_ == DropMode::with_values) keep_values(k, n, out);
-    score(k, n, rare, carry, out);
+    if (mode_ == DropMode::rare_only) {
+      std::fill_n(out.score.data() + k, n, -std::numeric_limits<double>::infinity());
+      rate_rare(k, rare, carry, out);
+    } else {
+      if (mode_ == DropMode::with_values) keep_values(k, n, out);
+      score(k, n, rare, carry, out);
+    }
     return k + n;
   }
 
@@ -949,7 +955,6 @@ class DropPass {
 template <class A, class Narrow = A>
 void drop_pass(const DropRating& rating, const Board& board, Piece piece, PlyCarry carry, DropMode mode,
                DropScores& out) {
-  assert(mode != DropMode::rare_only && "drop_pass_rare");
   DropPass<A, Narrow> pass(rating, board, mode);
   pass.run(piece, carry, out);
 }
