@@ -77,8 +77,8 @@ enum class DropMode : std::uint8_t {
   rare_only,    // the rare candidates; the quiet ones score -infinity
 };
 
-// One instruction-set variant of the scorer: fills count, score and row (DropScorer::rate), in
-// DropMode::all or with_values.
+// One instruction-set variant of the scorer: fills count, score and row (DropScorer::rate).  It
+// also runs DropMode::rare_only, but DropScorer::rate_rare takes the leaner DropRareFn below.
 using DropPassFn = void (*)(const DropRating& rating, const Board& board, Piece piece, PlyCarry carry,
                             DropMode mode, DropScores& out);
 void drop_pass_avx512(const DropRating& rating, const Board& board, Piece piece, PlyCarry carry, DropMode mode,
