@@ -211,6 +211,45 @@ TEST(DropScorer, SearchesDecideAsTheReference) {
     }
 }
 
+// The full pass still runs DropMode::rare_only (kept for its code layout: docs/performance.md);
+// it must agree with the rare-only pass DropScorer::rate_rare takes, candidate for candidate.
+TEST(DropScorer, FullPassInRareOnlyModeMatchesTheRareOnlyPass) {
+  long rare = 0;
+  for (int vi = 0; vi < 3; ++vi) {
+    const KernelVariant* v = find_kernel(kPassNames[vi]);
+    if (!v || !v->supported()) continue;
+    CounterRng rng{stream_key(29, static_cast<std::uint64_t>(vi)), 0};
+    for (Geometry g : {Geometry{10, 20}, Geometry{6, 9}, Geometry{16, 28}}) {
+      Rules rules = rule_set(RuleSet::research);
+      rules.geometry = g;
+      for (int trial = 0; trial < 300; ++trial) {
+        const Rating r = random_rating(rng, random_features(rng), g);
+        const LinearEvaluator eval(r.policy, g, v->kernel);
+        const std::unique_ptr<DropScorer> scorer =
+            DropScorer::make(eval.terms().data(), static_cast<int>(eval.terms().size()), eval.groups(), rules, v->kernel);
+        ASSERT_NE(scorer, nullptr);
+        const Board board = random_board(rng, g, g.height - 4);
+        const Piece piece = static_cast<Piece>(rng.below(PIECE_NB));
+        const PlyCarry carry{static_cast<int>(rng.below(3)), static_cast<int>(rng.below(12))};
+        auto full = std::make_unique<DropScores>();
+        kPasses[vi](scorer->rating(), board, piece, carry, DropMode::rare_only, *full);
+        const DropScores& only = scorer->rate_rare(board, piece, carry);
+        ASSERT_EQ(full->count, only.count);
+        ASSERT_EQ(full->rare, only.rare);
+        ASSERT_EQ(full->kept, only.kept);
+        ASSERT_EQ(full->best, only.best) << kPassNames[vi];
+        for (int k = 0; k < only.count; ++k) {
+          ASSERT_EQ(std::bit_cast<std::uint64_t>(full->score[k]), std::bit_cast<std::uint64_t>(only.score[k]))
+              << kPassNames[vi] << " candidate " << k;
+          ASSERT_EQ(full->row[k], only.row[k]) << k;
+        }
+        rare += std::popcount(only.rare);
+      }
+    }
+  }
+  EXPECT_GT(rare, 100) << "the random boards must have rows to clear";
+}
+
 TEST(DropScorer, OnlyWhereItApplies) {
   Rules research = rule_set(RuleSet::research);
   const Policy bcts = load_policy("bcts");

@@ -418,7 +418,7 @@ class DropPass {
   // its column pass (its totals and the per-column values the candidates start from).
   void load_base(const Board& b) {
     const int W = W_;
-    const bool features = mode_ != DropMode::rare_only;
+    const bool features = !RareOnly && mode_ != DropMode::rare_only;
     fill_lanes(col_, ~Word{0});
     if (!features)
       for (int c = 0; c < W; ++c) h_[c + kPad] = column_height(b.cols[c]);
@@ -615,10 +615,11 @@ class DropPass {
       if constexpr (LN::N < N)
         if (W_ - Wd + 1 <= LN::N) return rare_row<LN, Wd>(o, k, quiet, carry, out);
       return rare_row<L, Wd>(o, k, quiet, carry, out);
+    } else {  // (orientation() is not instantiated for the rare-only pass)
+      if constexpr (LN::N < N)
+        if (W_ - Wd + 1 <= LN::N) return orientation<LN, Wd>(o, k, quiet, carry, out);
+      return orientation<L, Wd>(o, k, quiet, carry, out);
     }
-    if constexpr (LN::N < N)
-      if (W_ - Wd + 1 <= LN::N) return orientation<LN, Wd>(o, k, quiet, carry, out);
-    return orientation<L, Wd>(o, k, quiet, carry, out);
   }
 
   // The candidates of one orientation, columns x = 0 .. W - Wd, as candidates k, k + 1, ...

@@ -38,38 +38,32 @@ Searcher::Searcher(std::unique_ptr<Evaluator> evaluator, const Rules& rules, Fea
 
 Searcher::~Searcher() = default;
 
+namespace {
+
+// The highest score of a block, from `best`.
+double highest_score(const CandidateBlock& block, double best) {
+  for (int j = 0; j < block.count; ++j) best = block.score[j] > best ? block.score[j] : best;
+  return best;
+}
+
+// The best rating of a drop-scorer pass, as a max from -DBL_MAX (-infinity, a move that ends
+// the game, counts as -DBL_MAX).
+double best_rating(const DropScores& s) {
+  return s.count > 0 && s.score[s.best] > -DBL_MAX ? s.score[s.best] : -DBL_MAX;
+}
+
+}  // namespace
+
 double Searcher::best_follow_up(const CandidateBlock& first, int k, const Board& base, Piece next) {
   const Geometry g = rules_.geometry;
   if (rules_.clear_between_plies && (!reach2_ || (drops_ && reachable_are_drops(first.board(k), g, spawn_row(rules_))))) {
     // docs/rules.md: lines cleared by the first ply are already removed from first.board(k), and they
     // count in the pair's "lines" (and eroded cells).
     const PlyCarry carry{first.value(MOVE_LINES, k), first.value(MOVE_ERODED, k)};
-    if (drops_) {
-      const DropScores& s = drops_->rate(first.board(k), next, carry);
-      return s.count > 0 && s.score[s.best] > -DBL_MAX ? s.score[s.best] : -DBL_MAX;  // as a max from -DBL_MAX
-    }
+    if (drops_) return best_rating(drops_->rate(first.board(k), next, carry));
     isa_->materialize(*ply2_, first.board(k), next, g, rules_.overflow, carry);
     evaluator_->score(*ply2_);
-    double best = -DBL_MAX;
-    for (int j = 0; j < ply2_->count; ++j) best = ply2_->score[j] > best ? ply2_->score[j] : best;
-    return best;
-  }
-  // Reachable second plies on a board where every drop is reachable: the drop scorer rates the
-  // drops, and the block path only the placements under them (tucks and spins).  The rating is
-  // the best of both, a max: the order does not matter.
-  if (rules_.clear_between_plies && reach2_ && drops_ && drops_are_reachable(first.board(k), g, spawn_row(rules_))) {
-    const Board grid = first.board(k);
-    const PlyCarry carry{first.value(MOVE_LINES, k), first.value(MOVE_ERODED, k)};
-    const DropScores& s = drops_->rate(grid, next, carry);
-    double best = s.count > 0 && s.score[s.best] > -DBL_MAX ? s.score[s.best] : -DBL_MAX;
-    find_reachable_placements(grid, g, next, spawn_row(rules_), rules_.rotation, *reach2_);
-    const int under = keep_below_drops(*reach2_);
-    for (int from = 0; from < under; from += kBlockCapacity) {
-      materialize_reachable(*ply2_, grid, *reach2_, from, g, rules_.overflow, carry, nullptr, isa_);
-      evaluator_->score(*ply2_);
-      for (int j = 0; j < ply2_->count; ++j) best = ply2_->score[j] > best ? ply2_->score[j] : best;
-    }
-    return best;
+    return highest_score(*ply2_, -DBL_MAX);
   }
   // Reachable second plies, or a pair rated without clears between the plies (article 4).
   Board grid = first.board(k);
@@ -83,17 +77,23 @@ double Searcher::best_follow_up(const CandidateBlock& first, int k, const Board&
     uncleared = &pair;
     carry = {};
   }
-  double best = -DBL_MAX;
-  int count = 0;
-  if (reach2_) count = find_reachable_placements(grid, g, next, spawn_row(rules_), rules_.rotation, *reach2_);
-  for (int from = 0; from == 0 || from < count; from += kBlockCapacity) {
-    if (reach2_) {
-      if (materialize_reachable(*ply2_, grid, *reach2_, from, g, rules_.overflow, carry, uncleared, isa_) == 0) break;
-    } else {
-      materialize_drops_uncleared(*ply2_, grid, next, g, rules_.overflow, pair);
-    }
+  if (!reach2_) {
+    materialize_drops_uncleared(*ply2_, grid, next, g, rules_.overflow, pair);
     evaluator_->score(*ply2_);
-    for (int j = 0; j < ply2_->count; ++j) best = ply2_->score[j] > best ? ply2_->score[j] : best;
+    return highest_score(*ply2_, -DBL_MAX);
+  }
+  double best = -DBL_MAX;
+  int count = find_reachable_placements(grid, g, next, spawn_row(rules_), rules_.rotation, *reach2_);
+  if (!uncleared && drops_ && drops_are_reachable(grid, g, spawn_row(rules_))) {
+    // Every drop is reachable: the drop scorer rates the drops, and the block path only the
+    // placements under them (tucks and spins).  The rating is the best of both, a max.
+    best = best_rating(drops_->rate(grid, next, carry));
+    count = keep_below_drops(*reach2_);
+  }
+  for (int from = 0; from < count; from += kBlockCapacity) {
+    materialize_reachable(*ply2_, grid, *reach2_, from, g, rules_.overflow, carry, uncleared, isa_);
+    evaluator_->score(*ply2_);
+    best = highest_score(*ply2_, best);
   }
   return best;
 }
@@ -219,7 +219,7 @@ Decision Searcher::decide_drops_2ply(const Board& board, Piece current, Piece ne
       const PlyCarry carry = (first.kept >> k) & 1 ? PlyCarry{first.lines[k], first.eroded[k]} : PlyCarry{};
       const Board after = board_after(*drops1_, board, current, k);
       const DropScores& s = pruned ? drops_->rate_rare(after, next, carry) : drops_->rate(after, next, carry);
-      score = s.count > 0 && s.score[s.best] > -DBL_MAX ? s.score[s.best] : -DBL_MAX;  // as a max from -DBL_MAX
+      score = best_rating(s);
     }
     if (at < 0 || score > best || (score == best && k < at)) {
       best = score;
