@@ -3,7 +3,7 @@
 // Time per iteration = one round trip.  It tells whether work that shares written memory
 // between two threads (the n-tuple learner's weights, docs/performance.md "TD training
 // throughput") can gain from a second thread on this machine: on a virtual machine it moves
-// as the hypervisor places the two vCPUs (measured 150 to 670 ns on the project's 2-vCPU AMD
+// as the hypervisor places the two vCPUs (measured 154 to 670 ns on the project's 2-vCPU AMD
 // EPYC machine within minutes).  Needs two hardware threads; the threads are not pinned, so
 // run it as `taskset -c 0,1 bench_handoff` to choose the pair.
 #include <benchmark/benchmark.h>
@@ -36,12 +36,11 @@ void bm_handoff(benchmark::State& state) {
   // The partner answers each odd value v with v + 1 until it reads kStop.
   std::thread partner([&line] {
     int spins = 0;
-    for (std::int64_t seen = 0;;) {
+    for (;;) {
       const std::int64_t v = line.value.load(std::memory_order_acquire);
       if (v == kStop) return;
-      if (v != seen && (v & 1)) {
-        seen = v + 1;
-        line.value.store(seen, std::memory_order_release);
+      if (v & 1) {  // even: its own answer, not yet seen by this thread
+        line.value.store(v + 1, std::memory_order_release);
         spins = 0;
       } else {
         relax(spins);
