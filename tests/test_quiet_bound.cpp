@@ -16,7 +16,9 @@
 #include "kernel_variants.h"
 #include "piece_stream.h"
 #include "placement.h"
+#include "materialize.h"
 #include "quiet_bound.h"
+#include "reachable.h"
 #include "random_ratings.h"
 #include "rule_sets.h"
 #include "search.h"
@@ -236,6 +238,109 @@ TEST(QuietBound, PrunedTwoPlyChoosesAsEveryPairDoes) {
       }
   }
   EXPECT_GT(decisions, 2000);
+}
+
+// A random board up to row 4 with `rows` rows on top of it that each miss 1-3 random cells
+// (open above, so moves that clear rows, in either ply, are common on it).
+Board nearly_full_board(CounterRng& rng, Geometry g, int rows) {
+  Board b = random_board(rng, g, 4);
+  for (int c = 0; c < g.width; ++c) b.cols[c] = (b.cols[c] & low_mask(4)) | low_mask(rows) << 4;
+  for (int r = 4; r < 4 + rows; ++r)
+    for (std::uint64_t gaps = 1 + rng.below(3); gaps > 0; --gaps) b.cols[rng.below(g.width)] &= ~(Word{1} << r);
+  return b;
+}
+
+// The bound from a block of reachable first placements' values (the form rate_pruned uses):
+// every quiet drop second ply after each first placement that clears nothing, tucks and spins
+// among them, is below its bound; first placements that clear rows are unbounded.
+TEST(QuietBound, BoundsFromABlockOfReachableFirstPlacements) {
+  Rules rules = rule_set(RuleSet::guideline);
+  const Geometry g = rules.geometry;
+  const KernelVariant* v = find_kernel("avx2");
+  if (!v || !v->supported()) GTEST_SKIP() << "no avx2";
+  CounterRng rng{stream_key(53, 0), 0};
+  auto set = std::make_unique<ReachableSet>();
+  auto block = std::make_unique<CandidateBlock>();
+  long checked = 0, bounded = 0, unbounded_seen = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    const Rating r = random_rating(rng, random_features(rng), g);
+    const Policy policy = trial % 2 == 0 ? load_policy(trial % 4 ? "bcts" : "dellacherie") : r.policy;
+    const Scorer scorer = make_scorer(policy, drop_rules(g, rules.overflow, 0), *v);
+    if (!scorer.drops) continue;  // a feature the drop scorer does not rate
+    const Board board = trial % 4 < 2 ? nearly_full_board(rng, g, 3) : random_board(rng, g, 12);
+    const Piece current = static_cast<Piece>(rng.below(PIECE_NB)), next = static_cast<Piece>(rng.below(PIECE_NB));
+    const int n = find_reachable_placements(board, g, current, spawn_row(rules), rules.rotation, *set);
+    for (int from = 0; from < n; from += kBlockCapacity) {
+      materialize_reachable(*block, board, *set, from, g, rules.overflow, {}, nullptr, nullptr);
+      scorer.eval->score(*block);
+      std::uint64_t clears = 0;
+      for (int k = 0; k < block->count; ++k) clears |= std::uint64_t{block->value(MOVE_LINES, k) > 0} << k;
+      std::vector<double> bound(block->count);
+      quiet_bounds(scorer.drops->rating(), block->values.data(), kBlockCapacity, block->count, clears,
+                   lowest_top(board, g), next, bound.data());
+      for (int k = 0; k < block->count; ++k) {
+        if ((clears >> k) & 1) {
+          EXPECT_EQ(bound[k], HUGE_VAL) << k;
+          ++unbounded_seen;
+          continue;
+        }
+        if (block->terminal[k]) continue;
+        const Board after = block->board(k);
+        const DropScores& second = scorer.drops->rate(after, next, {});
+        ++bounded;
+        for (int j = 0; j < second.count; ++j) {
+          if ((second.rare >> j) & 1) continue;
+          EXPECT_LE(second.score[j], bound[k]) << "quiet second ply " << j << " after reachable first placement "
+                                               << from + k << " (trial " << trial << ")\n"
+                                               << to_text(after, g);
+          ++checked;
+        }
+        if (::testing::Test::HasFailure()) return;
+      }
+    }
+  }
+  EXPECT_GT(checked, 50000);
+  EXPECT_GT(bounded, 2000);
+  EXPECT_GT(unbounded_seen, 30);
+}
+
+// Pruned 2-ply under guideline rules (Searcher::rate_pruned: the first ply's block values bound
+// the quiet drop second plies; tucks and spins are always rated) against the reference
+// kernel's searcher, which has no drop scorer and rates every reachable pair: the same choice
+// and board on random boards (holes beside open air, so tucks occur) and along games.
+TEST(QuietBound, PrunedReachableTwoPlyChoosesAsEveryPairDoes) {
+  Rules rules = rule_set(RuleSet::guideline);
+  rules.lookahead = 1;
+  const Geometry g = rules.geometry;
+  long decisions = 0;
+  for (int vi = 0; vi < 3; ++vi) {
+    const KernelVariant* v = find_kernel(kPassNames[vi]);
+    if (!v || !v->supported()) continue;
+    CounterRng rng{stream_key(47, static_cast<std::uint64_t>(vi)), 0};
+    for (int trial = 0; trial < 32; ++trial) {
+      const Rating r = random_rating(rng, random_features(rng), g);
+      const Policy policy = trial % 2 == 0 ? load_policy(trial % 4 ? "bcts" : "dellacherie") : r.policy;
+      Searcher pruned(policy, rules, v->kernel);
+      Searcher every_pair(policy, rules, features_reference);
+      Board board = trial % 3 == 1 ? nearly_full_board(rng, g, 4) : random_board(rng, g, 12);
+      PieceStream stream = PieceStream::make(Generator::bag7, 13, static_cast<std::uint64_t>(trial));
+      Piece current = stream.next(), next = stream.next();
+      for (int step = 0; step < 20; ++step) {
+        const Decision d = pruned.decide(board, current, next);
+        const Decision want = every_pair.decide(board, current, next);
+        ASSERT_EQ(d.locked(), want.locked()) << v->name << " trial " << trial << " step " << step << "\n"
+                                             << to_text(board, g);
+        ASSERT_EQ(d.board, want.board);
+        ++decisions;
+        if (d.game_over) break;
+        board = d.board;
+        current = next;
+        next = stream.next();
+      }
+    }
+  }
+  if (decisions == 0) GTEST_SKIP() << "no vector drop-scorer pass on this CPU";
+  EXPECT_GT(decisions, 300) << decisions;
 }
 
 }  // namespace

@@ -35,8 +35,19 @@ static_assert(kExtents[O].sides == 4 && kExtents[I].sides == 8 && kExtents[I].mi
 
 }  // namespace
 
+// DropScores::values as one array of rows (the stride form below).
+using ValueRows = decltype(DropScores::values);
+static_assert(sizeof(ValueRows) == DropScores::kValueSlots * sizeof(ValueRows::value_type) &&
+              sizeof(ValueRows::value_type) == std::tuple_size_v<ValueRows::value_type> * sizeof(std::int32_t));
+
 void quiet_bounds(const DropRating& rating, const DropScores& first, int base_min_top, Piece next, double* bound) {
-  const int H = rating.geometry.height, W = rating.geometry.width, count = first.count;
+  quiet_bounds(rating, first.values[0].data(), first.values[0].size(), first.count, first.rare, base_min_top, next,
+               bound);
+}
+
+void quiet_bounds(const DropRating& rating, const std::int32_t* values, std::size_t stride, int count,
+                  std::uint64_t unbounded, int base_min_top, Piece next, double* bound) {
+  const int H = rating.geometry.height, W = rating.geometry.width;
   const PieceExtent e = kExtents[next];
   for (int k = 0; k < count; ++k) bound[k] = 0.0;
   double constant = 0.0, magnitude = 0.0;
@@ -68,7 +79,7 @@ void quiet_bounds(const DropRating& rating, const DropScores& first, int base_mi
     constant += w * offset;
     magnitude += std::fabs(w);
     if (own) {
-      const std::int32_t* v = first.values[slot].data();
+      const std::int32_t* v = values + static_cast<std::size_t>(slot) * stride;
       for (int k = 0; k < count; ++k) bound[k] += w * v[k];
     }
   }
@@ -78,7 +89,7 @@ void quiet_bounds(const DropRating& rating, const DropScores& first, int base_mi
   // below any rating difference that matters.
   const double margin = magnitude * (rating.term_count + 1) * 0x1p-26;
   for (int k = 0; k < count; ++k)
-    bound[k] = (first.rare >> k) & 1 ? HUGE_VAL : bound[k] + constant + margin;
+    bound[k] = (unbounded >> k) & 1 ? HUGE_VAL : bound[k] + constant + margin;
 }
 
 }  // namespace tb

@@ -54,13 +54,16 @@ double best_rating(const DropScores& s) {
 
 }  // namespace
 
-double Searcher::best_follow_up(const CandidateBlock& first, int k, const Board& base, Piece next) {
+double Searcher::best_follow_up(const CandidateBlock& first, int k, const Board& base, Piece next, bool quiet_pruned) {
   const Geometry g = rules_.geometry;
   if (rules_.clear_between_plies && (!reach2_ || (drops_ && reachable_are_drops(first.board(k), g, spawn_row(rules_))))) {
     // docs/rules.md: lines cleared by the first ply are already removed from first.board(k), and they
     // count in the pair's "lines" (and eroded cells).
     const PlyCarry carry{first.value(MOVE_LINES, k), first.value(MOVE_ERODED, k)};
-    if (drops_) return best_rating(drops_->rate(first.board(k), next, carry));
+    if (drops_) {
+      const Board after = first.board(k);
+      return best_rating(quiet_pruned ? drops_->rate_rare(after, next, carry) : drops_->rate(after, next, carry));
+    }
     isa_->materialize(*ply2_, first.board(k), next, g, rules_.overflow, carry);
     evaluator_->score(*ply2_);
     return highest_score(*ply2_, -DBL_MAX);
@@ -87,7 +90,7 @@ double Searcher::best_follow_up(const CandidateBlock& first, int k, const Board&
   if (!uncleared && drops_ && drops_are_reachable(grid, g, spawn_row(rules_))) {
     // Every drop is reachable: the drop scorer rates the drops, and the block path only the
     // placements under them (tucks and spins).  The rating is the best of both, a max.
-    best = best_rating(drops_->rate(grid, next, carry));
+    best = best_rating(quiet_pruned ? drops_->rate_rare(grid, next, carry) : drops_->rate(grid, next, carry));
     count = keep_below_drops(*reach2_);
   }
   for (int from = 0; from < count; from += kBlockCapacity) {
@@ -229,6 +232,42 @@ Decision Searcher::decide_drops_2ply(const Board& board, Piece current, Piece ne
   return drop_decision(*drops1_, board, current, at);
 }
 
+// 2-ply under reachable placements with the quiet bound, for one block of first placements
+// (from the decision's placement `from` on), as decide_drops_2ply does for drops: the block's
+// board values (one kernel call) bound every quiet drop second ply after each first placement
+// that cleared nothing (quiet_bounds), and where that bound cannot beat the best so far (or only
+// ties it from a later index), the quiet drops are not rated: only the rare drops
+// (DropScorer::rate_rare) and the placements under the drops (tucks and spins, every one
+// rated).  A pruned first placement's score is then at most its rating, and exact wherever it
+// could still win, so the first placement with the highest rating is chosen, as without
+// pruning.  The block's best first-ply rating is visited first (a high score early), then the
+// rest in index order; `at` and `best` carry the best so far (at < 0: none) across blocks.
+void Searcher::rate_pruned(CandidateBlock& b, const Board& base, Piece next, int from, int min_top, int& at,
+                           double& best) {
+  evaluator_->score(b);  // the boards' values, and the first ply's ratings for the order
+  std::uint64_t unbounded = 0;
+  int first = 0;
+  for (int k = 0; k < b.count; ++k) {
+    unbounded |= std::uint64_t{b.value(MOVE_LINES, k) > 0} << k;
+    if (b.score[k] > b.score[first]) first = k;
+  }
+  std::array<double, kBlockCapacity> bound;
+  quiet_bounds(drops_->rating(), b.values.data(), kBlockCapacity, b.count, unbounded, min_top, next, bound.data());
+  for (int i = 0; i < b.count; ++i) {
+    const int k = i == 0 ? first : i <= first ? i - 1 : i;
+    const int index = from + k;
+    double score = -HUGE_VAL;  // a first move that ends the game
+    if (!b.terminal[k]) {
+      const bool pruned = at >= 0 && (bound[k] < best || (bound[k] == best && index > at));
+      score = best_follow_up(b, k, base, next, pruned);
+    }
+    if (at < 0 || score > best || (score == best && index < at)) {
+      best = score;
+      at = index;
+    }
+  }
+}
+
 // Block by block over the reachable placements, in their order; the block holding the winner
 // is materialized again at the end if a later block replaced it.
 Decision Searcher::decide_reachable(const Board& board, Piece current, Piece next, double tie_noise,
@@ -244,8 +283,17 @@ Decision Searcher::decide_reachable(const Board& board, Piece current, Piece nex
   CandidateBlock& b = *ply1_;
   int best = -1;
   double best_score = 0;
+  // Pruned 2-ply needs every rating exact where it could win: not with tie noise.
+  const bool prune = rules_.lookahead == 1 && rules_.clear_between_plies && drops_ && !(noise && tie_noise > 0);
+  int min_top = g.height;  // the lowest column top: the boards after the first ply are no lower
+  if (prune)
+    for (int c = 0; c < g.width; ++c) min_top = std::min(min_top, column_height(board.cols[c]));
   for (int from = 0; from < count; from += kBlockCapacity) {
     materialize_reachable(b, board, *reach1_, from, g, rules_.overflow, {}, nullptr, isa_);
+    if (prune) {
+      rate_pruned(b, board, next, from, min_top, best, best_score);
+      continue;
+    }
     rate(b, board, next);
     for (int k = 0; k < b.count; ++k) {
       if (noise && tie_noise > 0) b.score[k] += tie_noise * noise->unit();

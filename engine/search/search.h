@@ -74,7 +74,9 @@ class Searcher {
 
  private:
   void rate(CandidateBlock& block, const Board& base, Piece next);
-  double best_follow_up(const CandidateBlock& first, int k, const Board& base, Piece next);
+  // quiet_pruned: the quiet drop second plies need not be rated (rate_pruned).
+  double best_follow_up(const CandidateBlock& first, int k, const Board& base, Piece next, bool quiet_pruned = false);
+  void rate_pruned(CandidateBlock& block, const Board& base, Piece next, int from, int min_top, int& at, double& best);
   Decision decide_reachable(const Board& board, Piece current, Piece next, double tie_noise, CounterRng* noise);
   Decision decide_drops(const Board& board, Piece current, Piece next, double tie_noise, CounterRng* noise);
   Decision decide_drops_2ply(const Board& board, Piece current, Piece next);
