@@ -1,6 +1,7 @@
 // 2-ply pruning (engine/search/quiet_bound.h, Searcher's pruned 2-ply): the bound holds for
 // every quiet second ply, the rare-only pass rates the rare candidates exactly, a pass's board
-// values are the reference kernel's, and pruned 2-ply chooses what rating every pair chooses.
+// values are the reference kernel's, the bound from a block of reachable first placements holds
+// too, and pruned 2-ply (drop and reachable placements) chooses what rating every pair chooses.
 // Random ratings include positive weights and every supported feature; boards come from random
 // fills (holes, overhangs, deep wells) and from play.
 #include <gtest/gtest.h>
