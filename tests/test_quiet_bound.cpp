@@ -277,8 +277,7 @@ TEST(QuietBound, BoundsFromABlockOfReachableFirstPlacements) {
       std::uint64_t clears = 0;
       for (int k = 0; k < block->count; ++k) clears |= std::uint64_t{block->value(MOVE_LINES, k) > 0} << k;
       std::vector<double> bound(block->count);
-      quiet_bounds(scorer.drops->rating(), block->values.data(), kBlockCapacity, block->count, clears,
-                   lowest_top(board, g), next, bound.data());
+      quiet_bounds(scorer.drops->rating(), *block, lowest_top(board, g), next, bound.data());
       for (int k = 0; k < block->count; ++k) {
         if ((clears >> k) & 1) {
           EXPECT_EQ(bound[k], HUGE_VAL) << k;

@@ -33,20 +33,10 @@ constexpr std::array<PieceExtent, PIECE_NB> kExtents = [] {
 }();
 static_assert(kExtents[O].sides == 4 && kExtents[I].sides == 8 && kExtents[I].min_height == 1);
 
-}  // namespace
-
-// DropScores::values as one array of rows (the stride form below).
-using ValueRows = decltype(DropScores::values);
-static_assert(sizeof(ValueRows) == DropScores::kValueSlots * sizeof(ValueRows::value_type) &&
-              sizeof(ValueRows::value_type) == std::tuple_size_v<ValueRows::value_type> * sizeof(std::int32_t));
-
-void quiet_bounds(const DropRating& rating, const DropScores& first, int base_min_top, Piece next, double* bound) {
-  quiet_bounds(rating, first.values[0].data(), first.values[0].size(), first.count, first.rare, base_min_top, next,
-               bound);
-}
-
-void quiet_bounds(const DropRating& rating, const std::int32_t* values, std::size_t stride, int count,
-                  std::uint64_t unbounded, int base_min_top, Piece next, double* bound) {
+// The bounds from value rows: value(slot, k) = values[slot * stride + k], k < count <= 64;
+// +infinity where bit k of `unbounded` is set.
+void bounds_from_rows(const DropRating& rating, const std::int32_t* values, std::size_t stride, int count,
+                      std::uint64_t unbounded, int base_min_top, Piece next, double* bound) {
   const int H = rating.geometry.height, W = rating.geometry.width;
   const PieceExtent e = kExtents[next];
   for (int k = 0; k < count; ++k) bound[k] = 0.0;
@@ -90,6 +80,24 @@ void quiet_bounds(const DropRating& rating, const std::int32_t* values, std::siz
   const double margin = magnitude * (rating.term_count + 1) * 0x1p-26;
   for (int k = 0; k < count; ++k)
     bound[k] = (unbounded >> k) & 1 ? HUGE_VAL : bound[k] + constant + margin;
+}
+
+}  // namespace
+
+// DropScores::values as one array of rows, the form bounds_from_rows reads.
+using ValueRows = decltype(DropScores::values);
+static_assert(sizeof(ValueRows) == DropScores::kValueSlots * sizeof(ValueRows::value_type) &&
+              sizeof(ValueRows::value_type) == std::tuple_size_v<ValueRows::value_type> * sizeof(std::int32_t));
+
+void quiet_bounds(const DropRating& rating, const DropScores& first, int base_min_top, Piece next, double* bound) {
+  bounds_from_rows(rating, first.values[0].data(), first.values[0].size(), first.count, first.rare, base_min_top,
+                   next, bound);
+}
+
+void quiet_bounds(const DropRating& rating, const CandidateBlock& first, int base_min_top, Piece next, double* bound) {
+  std::uint64_t cleared = 0;
+  for (int k = 0; k < first.count; ++k) cleared |= std::uint64_t{first.value(MOVE_LINES, k) > 0} << k;
+  bounds_from_rows(rating, first.values.data(), kBlockCapacity, first.count, cleared, base_min_top, next, bound);
 }
 
 }  // namespace tb

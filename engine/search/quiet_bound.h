@@ -25,6 +25,7 @@
 // |v| < kUnbounded: at most about n u 2^20 sum |w|), far below the margin added.
 #pragma once
 
+#include "candidate_block.h"
 #include "drop_scorer.h"
 
 namespace tb {
@@ -40,11 +41,9 @@ inline constexpr int kUnbounded = 1 << 20;
 // board (the first move adds cells, so the boards after it are no lower).
 void quiet_bounds(const DropRating& rating, const DropScores& first, int base_min_top, Piece next, double* bound);
 
-// The same from any board values: value(slot, k) = values[slot * stride + k] for k < count
-// (count <= 64; CandidateBlock::values has this layout), each the value of the board after
-// first placement k, a move that cleared nothing; bound[k] is +infinity where bit k of
-// `unbounded` is set (first moves that cleared rows).
-void quiet_bounds(const DropRating& rating, const std::int32_t* values, std::size_t stride, int count,
-                  std::uint64_t unbounded, int base_min_top, Piece next, double* bound);
+// The same for a block of first placements whose board features (the rating's groups) have
+// been computed (a LinearEvaluator's score()): bound[k] is +infinity where placement k cleared
+// rows.
+void quiet_bounds(const DropRating& rating, const CandidateBlock& first, int base_min_top, Piece next, double* bound);
 
 }  // namespace tb

@@ -245,14 +245,11 @@ Decision Searcher::decide_drops_2ply(const Board& board, Piece current, Piece ne
 void Searcher::rate_pruned(CandidateBlock& b, const Board& base, Piece next, int from, int min_top, int& at,
                            double& best) {
   evaluator_->score(b);  // the boards' values, and the first ply's ratings for the order
-  std::uint64_t unbounded = 0;
   int first = 0;
-  for (int k = 0; k < b.count; ++k) {
-    unbounded |= std::uint64_t{b.value(MOVE_LINES, k) > 0} << k;
+  for (int k = 1; k < b.count; ++k)
     if (b.score[k] > b.score[first]) first = k;
-  }
   std::array<double, kBlockCapacity> bound;
-  quiet_bounds(drops_->rating(), b.values.data(), kBlockCapacity, b.count, unbounded, min_top, next, bound.data());
+  quiet_bounds(drops_->rating(), b, min_top, next, bound.data());
   for (int i = 0; i < b.count; ++i) {
     const int k = i == 0 ? first : i <= first ? i - 1 : i;
     const int index = from + k;
