@@ -52,6 +52,29 @@ double best_rating(const DropScores& s) {
   return s.count > 0 && s.score[s.best] > -DBL_MAX ? s.score[s.best] : -DBL_MAX;
 }
 
+// The lowest column top of a board: a first move adds cells, so no board after it is lower
+// (quiet_bounds' base_min_top).
+int lowest_top(const Board& board, Geometry g) {
+  int low = g.height;
+  for (int c = 0; c < g.width; ++c) low = std::min(low, column_height(board.cols[c]));
+  return low;
+}
+
+// Pruned 2-ply's best so far: the first placement (by index) with the highest score, in
+// whatever order the placements are visited (at < 0: none yet).  A placement whose bound cannot
+// beat the best, or only ties it from a later index, is pruned: its score is at most its rating
+// and exact wherever it could still win, so the first placement with the highest rating is
+// never pruned and wins (decide_drops_2ply, rate_pruned).
+bool cannot_win(double bound, int index, int at, double best) {
+  return at >= 0 && (bound < best || (bound == best && index > at));
+}
+void offer(double score, int index, int& at, double& best) {
+  if (at < 0 || score > best || (score == best && index < at)) {
+    best = score;
+    at = index;
+  }
+}
+
 }  // namespace
 
 double Searcher::best_follow_up(const CandidateBlock& first, int k, const Board& base, Piece next, bool quiet_pruned) {
@@ -203,10 +226,8 @@ Decision Searcher::drop_decision(const DropScorer& scorer, const Board& board, P
 // its rating, and the first placement with the highest rating is never pruned.
 Decision Searcher::decide_drops_2ply(const Board& board, Piece current, Piece next) {
   const DropScores& first = drops1_->rate(board, current, {}, true);
-  int min_top = rules_.geometry.height;
-  for (int c = 0; c < rules_.geometry.width; ++c) min_top = std::min(min_top, column_height(board.cols[c]));
   std::array<double, kMaxPlacements> bound;
-  quiet_bounds(drops_->rating(), first, min_top, next, bound.data());
+  quiet_bounds(drops_->rating(), first, lowest_top(board, rules_.geometry), next, bound.data());
   std::array<std::uint8_t, kMaxPlacements> order;
   for (int k = 0; k < first.count; ++k) order[k] = static_cast<std::uint8_t>(k);
   std::swap(order[0], order[first.best]);
@@ -216,7 +237,7 @@ Decision Searcher::decide_drops_2ply(const Board& board, Piece current, Piece ne
     const int k = order[i];
     double score = -HUGE_VAL;  // a first move that ends the game
     if (!((first.rare >> k) & 1) || ((first.kept >> k) & 1)) {
-      const bool pruned = at >= 0 && (bound[k] < best || (bound[k] == best && k > at));
+      const bool pruned = cannot_win(bound[k], k, at, best);
       // docs/rules.md: the first ply's cleared rows are gone, and count in the pair's lines
       // and eroded cells.
       const PlyCarry carry = (first.kept >> k) & 1 ? PlyCarry{first.lines[k], first.eroded[k]} : PlyCarry{};
@@ -224,10 +245,7 @@ Decision Searcher::decide_drops_2ply(const Board& board, Piece current, Piece ne
       const DropScores& s = pruned ? drops_->rate_rare(after, next, carry) : drops_->rate(after, next, carry);
       score = best_rating(s);
     }
-    if (at < 0 || score > best || (score == best && k < at)) {
-      best = score;
-      at = k;
-    }
+    offer(score, k, at, best);
   }
   return drop_decision(*drops1_, board, current, at);
 }
@@ -255,13 +273,9 @@ void Searcher::rate_pruned(CandidateBlock& b, const Board& base, Piece next, int
     const int index = from + k;
     double score = -HUGE_VAL;  // a first move that ends the game
     if (!b.terminal[k]) {
-      const bool pruned = at >= 0 && (bound[k] < best || (bound[k] == best && index > at));
-      score = best_follow_up(b, k, base, next, pruned);
+      score = best_follow_up(b, k, base, next, cannot_win(bound[k], index, at, best));
     }
-    if (at < 0 || score > best || (score == best && index < at)) {
-      best = score;
-      at = index;
-    }
+    offer(score, index, at, best);
   }
 }
 
@@ -282,9 +296,7 @@ Decision Searcher::decide_reachable(const Board& board, Piece current, Piece nex
   double best_score = 0;
   // Pruned 2-ply needs every rating exact where it could win: not with tie noise.
   const bool prune = rules_.lookahead == 1 && rules_.clear_between_plies && drops_ && !(noise && tie_noise > 0);
-  int min_top = g.height;  // the lowest column top: the boards after the first ply are no lower
-  if (prune)
-    for (int c = 0; c < g.width; ++c) min_top = std::min(min_top, column_height(board.cols[c]));
+  const int min_top = prune ? lowest_top(board, g) : 0;
   for (int from = 0; from < count; from += kBlockCapacity) {
     materialize_reachable(b, board, *reach1_, from, g, rules_.overflow, {}, nullptr, isa_);
     if (prune) {
