@@ -595,5 +595,103 @@ TEST(ReachablePlacements, DropsAreTheHighestWhereDropsAreReachable) {
   EXPECT_GT(under, 500) << "boards with tucks and spins must occur";
 }
 
+
+// find_reachable_bound and placements_under_drops_within: on a board b' holding b's cells and
+// more (a piece added on top, cells added at random, or b itself), every placement the BFS
+// reaches on b' that is not a drop is among the placements the bound of b allows on b', and
+// each of those rests on b' (its cells are empty, a cell under it is not) and is not the drop.
+TEST(ReachableBound, HoldsEveryPlacementUnderTheDropsOfBoardsWithMoreCells) {
+  struct Case {
+    Field field;
+    int boards;
+  };
+  const Case cases[] = {{{{10, 22}, 20}, 700}, {{{10, 20}, 18}, 300}, {{{7, 14}, 11}, 200},
+                        {{{16, 28}, 26}, 100}, {{{4, 8}, 6}, 200}};
+  std::mt19937 rng(77031);
+  auto bound = std::make_unique<ReachableBound>();
+  auto bfs = std::make_unique<ReachableSet>(), got = std::make_unique<ReachableSet>();
+  long calls = 0, tucks = 0, allowed = 0, not_reached = 0, block_outs = 0;
+  for (const Case& cs : cases) {
+    const Geometry g = cs.field.geometry;
+    const int spawn_row = cs.field.spawn_row;
+    for (int n = 0; n < cs.boards; ++n) {
+      Board b;
+      switch (n % 5) {
+        case 0: case 1: b = stack_board(rng, g); break;
+        case 2: b = noise_board(rng, g, 0.3 + 0.1 * below(rng, 4), 1 + below(rng, spawn_row)); break;
+        case 3: b = nearly_full_board(rng, g); break;
+        case 4: b = below(rng, 4) ? low_stack_board(rng, g, std::max(1, spawn_row - 6)) : block_out_board(rng, g, spawn_row); break;
+      }
+      // b': a piece dropped onto b (its cells only: nothing cleared), random cells, or b.
+      Board more = b;
+      const int kind = below(rng, 3);
+      if (kind == 0) {
+        std::array<Placement, kMaxPlacements> drops;
+        const Piece piece = static_cast<Piece>(below(rng, PIECE_NB));
+        const int count = static_cast<int>(generate_drops(piece, g.width, drops.data()) - drops.data());
+        const Placement pl = drops[below(rng, count)];
+        int heights[kMaxWidth];
+        for (int c = 0; c < g.width; ++c) heights[c] = b.height_of(c);
+        const Orientation& o = kShapes[piece].orientation[pl.orientation];
+        const int row = landing_row(heights, o, pl.column);
+        for (int i = 0; i < o.width; ++i) more.cols[pl.column + i] |= (o.mask[i] << row) & low_mask(g.height);
+      } else if (kind == 1) {
+        for (int k = 1 + below(rng, 6); k > 0; --k) set_cell(more, g, below(rng, g.width), below(rng, spawn_row + 2), true);
+      }
+      int heights[kMaxWidth];
+      for (int c = 0; c < g.width; ++c) heights[c] = more.height_of(c);
+      for (RotationSystem rs : kSystems)
+        for (int p = 0; p < PIECE_NB; ++p) {
+          const Piece piece = static_cast<Piece>(p);
+          find_reachable_bound(b, g, piece, spawn_row, rs, *bound);
+          find_reachable(more, g, piece, spawn_row, rs, *bfs);
+          got->count = -1;  // stale answers must not pass
+          const int count = placements_under_drops_within(*bound, more, g, *got);
+          ASSERT_EQ(count, got->count);
+          ++calls;
+          block_outs += bound->block_out;
+          const std::vector<Key> got_keys = keys(*got), bfs_keys = keys(*bfs);
+          for (int i = 0; i < got->count; ++i) {
+            const ReachablePlacement& r = got->placements[i];
+            const Orientation& o = kShapes[p].orientation[r.placement.orientation];
+            ASSERT_EQ(r.placement.piece, piece);
+            ASSERT_NE(r.row, landing_row(heights, o, r.placement.column)) << "a drop";
+            bool rests = r.row == 0;
+            for (int c = 0; c < o.width; ++c) {
+              const Word cells = static_cast<Word>(o.mask[c]) << r.row;
+              ASSERT_EQ(more.cols[r.placement.column + c] & cells, 0u) << "overlaps the board";
+              rests = rests || (more.cols[r.placement.column + c] & (cells >> 1) & ~cells);
+            }
+            ASSERT_TRUE(rests) << "does not rest on the board";
+            if (i > 0) ASSERT_LT(got_keys[i - 1], got_keys[i]) << "out of order";
+          }
+          int reached_tucks = 0;
+          for (int i = 0; i < bfs->count; ++i) {
+            const ReachablePlacement& r = bfs->placements[i];
+            const Orientation& o = kShapes[p].orientation[r.placement.orientation];
+            if (r.row == landing_row(heights, o, r.placement.column)) continue;
+            ++reached_tucks;
+            ASSERT_TRUE(std::binary_search(got_keys.begin(), got_keys.end(), bfs_keys[i]))
+                << size_name(g) << " spawn row " << spawn_row << ", piece " << kPieceChar[p] << ", "
+                << to_string(rs) << ", b' kind " << kind << ": placement (" << int{r.placement.orientation}
+                << ", " << int{r.placement.column} << ", " << int{r.row} << ") reached but not allowed\nb:\n"
+                << to_text(b, g) << "b':\n" << to_text(more, g);
+          }
+          tucks += reached_tucks;
+          allowed += got->count;
+          not_reached += got->count - reached_tucks;
+        }
+    }
+  }
+  // Tucks and spins occur, block-outs too, and the bound allows more than is reached (it is a
+  // bound: cells added after b can close a way in).
+  EXPECT_GT(tucks, calls / 4);
+  EXPECT_GT(block_outs, 50);
+  EXPECT_GT(not_reached, 0);
+  RecordProperty("calls", static_cast<int>(calls));
+  RecordProperty("tucks", static_cast<int>(tucks));
+  RecordProperty("allowed", static_cast<int>(allowed));
+}
+
 }  // namespace
 }  // namespace tb

@@ -8,15 +8,13 @@ namespace tb {
 namespace {
 
 using reach::kXBias;
+using reach::kXSlots;
 using reach::kYBias;
 
-// x slots x + kXBias: states use [2, W + 2]; the slots around them stay empty for kicks.
-constexpr int kXSlots = kMaxWidth + 2 * kXBias - 1;
-
-// Per rotation and x slot, one word of y slots: bit (y + kYBias) of fit[r][x + kXBias] is set
-// when state (r, x, y) fits.  Slots 0 and 1 (y = -4, -3) never fit: every piece cell would
-// be below the floor, so a hard drop always finds a blocked slot under the piece.
-using StateWords = std::array<std::array<std::uint64_t, kXSlots>, 4>;
+// find_reachable: bit (y + kYBias) of fit[r][x + kXBias] is set when state (r, x, y) fits.
+// Slots 0 and 1 (y = -4, -3) never fit: every piece cell would be below the floor, so a hard
+// drop always finds a blocked slot under the piece.
+using reach::StateWords;
 
 constexpr std::uint64_t low_bits(int n) {
   assert(n >= 0 && n <= 64);
@@ -344,7 +342,9 @@ struct Flood {
   // Applies cw and ccw to the states of rotation r not turned yet; returns the rotations
   // (one bit each) that gained states.  The first kick test that fits is the rotation, so a
   // state uses test k only when tests 0..k-1 do not fit: `left` keeps, for a whole word of
-  // sources, those that no earlier test has taken.
+  // sources, those that no earlier test has taken.  kAnyKick (find_reachable_bound): every
+  // test that fits is taken.
+  template <bool kAnyKick>
   unsigned turn(int r) {
     std::array<std::uint32_t, 2> added{};  // [cw, ccw]: x slots (one bit each) that gained states
     for (int xs = lo; xs <= hi; ++xs) {
@@ -361,7 +361,7 @@ struct Flood {
         const std::uint64_t add0 = from & fit[to][xs] & ~target;
         target |= add0;
         added[dir] |= std::uint32_t{add0 != 0} << xs;
-        std::uint64_t left = from & ~fit[to][xs];
+        std::uint64_t left = kAnyKick ? from : from & ~fit[to][xs];
         if (!left) continue;
         for (int k = 1; k < srs::kKickTests; ++k) {
           const DepthKick kk = ks[k];
@@ -370,7 +370,7 @@ struct Flood {
           const std::uint64_t add = ((left & fits) << kk.down >> kk.up) & ~t;
           t |= add;
           added[dir] |= std::uint32_t{add != 0} << (xs + kk.dx);
-          left &= ~fits;
+          if constexpr (!kAnyKick) left &= ~fits;
         }
       }
     }
@@ -386,21 +386,14 @@ struct Flood {
   }
 };
 
-}  // namespace
-
-int find_reachable_placements(const Board& b, Geometry g, Piece p, int spawn_row, RotationSystem rs,
-                              ReachableSet& out) {
-  out.count = 0;
-  out.piece = p;
+// The flood from the spawn state to the fixpoint, into flood.reach; false (nothing reached)
+// when the spawn state does not fit: a block-out (find_reachable's test: a spawn outside the
+// 32 y slots is one too).
+template <bool kAnyKick>
+bool flood_from_spawn(Flood& flood, Geometry g, Piece p, int spawn_row) {
   const PieceState spawn = spawn_state(p, g.width, spawn_row);
   const int sx = spawn.x + kXBias, sy = spawn.y + kYBias;
-  StateWords fit;
-  build_depth_fit(b, g, p, fit);
-  // find_reachable's test: a spawn outside the 32 y slots is a block-out too.
-  out.block_out = sy < 0 || sy >= 32 || !((fit[0][sx] >> (kDepthTop - sy)) & 1u);
-  if (out.block_out) return 0;
-
-  Flood flood(fit, kDepthKicks[static_cast<int>(rs)][p], g.width);
+  if (sy < 0 || sy >= 32 || !((flood.fit[0][sx] >> (kDepthTop - sy)) & 1u)) return false;
   flood.reach[0][sx] = std::uint64_t{1} << (kDepthTop - sy);
   flood.mark(0, sx);
 
@@ -413,14 +406,20 @@ int find_reachable_placements(const Board& b, Geometry g, Piece p, int spawn_row
       if (!((stale >> r) & 1u)) continue;
       stale &= ~(1u << r);
       flood.close_moves(r);
-      if (turns) stale |= flood.turn(r);
+      if (turns) stale |= flood.template turn<kAnyKick>(r);
     }
+  return true;
+}
 
-  // Locks: a reached state whose next deeper slot is blocked is where a hard drop ends; the
-  // flood is closed under soft drop, so it holds the end of every reached state's hard drop
-  // (find_reachable's `land`).  The states of one orientation (two for S, Z and I) are
-  // merged per column, in find_reachable's order: rows from the bottom, that is depth bits
-  // from the top.
+// Locks: a state of `reach` that fits and whose next deeper slot is blocked is where a hard
+// drop ends (a flood is closed under soft drop, so it holds the end of every reached state's
+// hard drop: find_reachable's `land`).  The states of one orientation (two for S, Z and I) are
+// merged per column, in find_reachable's order: rows from the bottom, that is depth bits from
+// the top.  skip(o, c) gives depth bits of that column's not to report.
+template <class Skip>
+int read_locks(const StateWords& reach, const StateWords& fit, Geometry g, Piece p, ReachableSet& out, Skip skip) {
+  out.count = 0;
+  out.piece = p;
   const OrientationStates& states = kOrientationStates[p];
   for (int o = 0; o < kShapes[p].count; ++o)
     for (int c = 0; c < g.width; ++c) {
@@ -429,8 +428,9 @@ int find_reachable_placements(const Board& b, Geometry g, Piece p, int spawn_row
         const int r = states.rotation[o][i];
         const srs::StateShape& st = srs::kStateShapes[p][r];
         const int xs = c + kXBias - st.left;
-        depths |= (flood.reach[r][xs] & ~(fit[r][xs] >> 1)) >> st.bottom;
+        depths |= (reach[r][xs] & fit[r][xs] & ~(fit[r][xs] >> 1)) >> st.bottom;
       }
+      depths &= ~skip(o, c);
       for (; depths;) {
         const int d = kDepthTop - std::countl_zero(depths);
         depths &= ~(std::uint64_t{1} << d);
@@ -440,6 +440,47 @@ int find_reachable_placements(const Board& b, Geometry g, Piece p, int spawn_row
       }
     }
   return out.count;
+}
+
+}  // namespace
+
+int find_reachable_placements(const Board& b, Geometry g, Piece p, int spawn_row, RotationSystem rs,
+                              ReachableSet& out) {
+  out.count = 0;
+  out.piece = p;
+  StateWords fit;
+  build_depth_fit(b, g, p, fit);
+  Flood flood(fit, kDepthKicks[static_cast<int>(rs)][p], g.width);
+  out.block_out = !flood_from_spawn<false>(flood, g, p, spawn_row);
+  if (out.block_out) return 0;
+  return read_locks(flood.reach, fit, g, p, out, [](int, int) { return std::uint64_t{0}; });
+}
+
+void find_reachable_bound(const Board& b, Geometry g, Piece p, int spawn_row, RotationSystem rs,
+                          ReachableBound& out) {
+  out.piece = p;
+  StateWords fit;
+  build_depth_fit(b, g, p, fit);
+  Flood flood(fit, kDepthKicks[static_cast<int>(rs)][p], g.width);
+  out.block_out = !flood_from_spawn<true>(flood, g, p, spawn_row);
+  out.reach = flood.reach;  // slots outside [lo - 2, hi + 2] are never read
+}
+
+int placements_under_drops_within(const ReachableBound& bound, const Board& after, Geometry g, ReachableSet& out) {
+  const Piece p = bound.piece;
+  out.block_out = bound.block_out;
+  if (bound.block_out) {
+    out.count = 0;
+    out.piece = p;
+    return 0;
+  }
+  StateWords fit;
+  build_depth_fit(after, g, p, fit);
+  std::array<int, kMaxWidth> heights;
+  for (int c = 0; c < g.width; ++c) heights[c] = column_height(after.cols[c]);
+  return read_locks(bound.reach, fit, g, p, out, [&](int o, int c) {
+    return std::uint64_t{1} << (kFloorDepth - landing_row(heights.data(), kShapes[p].orientation[o], c));
+  });
 }
 
 bool drops_are_reachable(const Board& b, Geometry g, int spawn_row) {

@@ -25,6 +25,10 @@ namespace reach {
 inline constexpr int kXBias = 4;
 inline constexpr int kYBias = 4;
 inline constexpr int kStateSlots = 4 << 10;
+// x slots x + kXBias: states use [2, W + 2]; the slots around them stay empty for kicks.
+inline constexpr int kXSlots = kMaxWidth + 2 * kXBias - 1;
+// Per rotation and x slot, one word of y slots (reachable.cpp says which bit is which y).
+using StateWords = std::array<std::array<std::uint64_t, kXSlots>, 4>;
 }  // namespace reach
 
 struct ReachablePlacement {
@@ -64,6 +68,28 @@ std::vector<Input> input_sequence(const ReachableSet& set, int i);
 // faster than the breadth-first search, which stays the reference.
 int find_reachable_placements(const Board& b, Geometry g, Piece p, int spawn_row, RotationSystem rs,
                               ReachableSet& out);
+
+// A superset of the states a piece can reach on every board that holds `b`'s cells (and maybe
+// more): the flood fill of find_reachable_placements on `b`, except that a turn may take any
+// kick test that fits, not only the first.  On a board b' with more cells, a state fits only if
+// it fits on b, and the kick a turn takes on b' is a test that fits on b', so it fits on b:
+// every step of every input sequence on b' is a step of this flood on b.  What lets 2-ply
+// bound the placements under the drops after many first placements from one flood
+// (Searcher::pruned_follow_up).
+struct ReachableBound {
+  Piece piece = I;
+  bool block_out = true;  // the spawn state overlaps b: no state on any such board
+  reach::StateWords reach;  // find_reachable_placements' depth-bit layout
+};
+void find_reachable_bound(const Board& b, Geometry g, Piece p, int spawn_row, RotationSystem rs,
+                          ReachableBound& out);
+
+// The placements of bound.piece on `after` (a board holding the cells of the board `bound`
+// was found on) whose state is in `bound` and rests on `after`, except each (orientation,
+// column)'s drop placement (the row a drop from the top stops at): every reachable placement
+// of the piece on `after` that is not a drop is among them.  Fills out.placements (row and
+// placement; `from` 0, no search tree) in find_reachable's order and returns out.count.
+int placements_under_drops_within(const ReachableBound& bound, const Board& after, Geometry g, ReachableSet& out);
 
 // A sufficient condition for the reachable placements of every piece to be exactly its drop
 // placements (generate_drops order, each at its drop landing row), under either rotation

@@ -23,6 +23,7 @@ Searcher::Searcher(std::unique_ptr<Evaluator> evaluator, const Rules& rules, Fea
   if (rules.placement == PlacementModel::reachable) {
     reach1_ = std::make_unique<ReachableSet>();
     reach2_ = std::make_unique<ReachableSet>();
+    bound2_ = std::make_unique<ReachableBound>();
   }
   const auto* linear = dynamic_cast<const LinearEvaluator*>(evaluator_.get());
   if (linear && (rules.lookahead == 0 || rules.clear_between_plies)) {
@@ -273,10 +274,41 @@ void Searcher::rate_pruned(CandidateBlock& b, const Board& base, Piece next, int
     const int index = from + k;
     double score = -HUGE_VAL;  // a first move that ends the game
     if (!b.terminal[k]) {
-      score = best_follow_up(b, k, base, next, cannot_win(bound[k], index, at, best));
+      score = cannot_win(bound[k], index, at, best) ? pruned_follow_up(b, k, base, next, index, at, best)
+                                                    : best_follow_up(b, k, base, next);
     }
     offer(score, index, at, best);
   }
+}
+
+// The score of first placement k of a pruned reachable 2-ply whose quiet drop second plies
+// cannot win (rate_pruned): where the flood fill would run for its second ply, an upper bound
+// first, without it.  Every reachable second ply is a drop (the quiet ones are below the
+// quiet bound, the rare ones are all rated by rate_rare, reachable or not) or a placement under
+// the drops, and those are among the ones the decision's ReachableBound allows on k's board
+// (k cleared nothing: its board holds the decision's board's cells), every one rated.  If
+// that maximum cannot win either, it is returned: it does not change the best so far, as the
+// exact score would not.  Otherwise the exact score (best_follow_up, quiet drops pruned).
+double Searcher::pruned_follow_up(const CandidateBlock& first, int k, const Board& base, Piece next, int index,
+                                  int at, double best) {
+  const Geometry g = rules_.geometry;
+  const Board after = first.board(k);
+  if (!reachable_are_drops(after, g, spawn_row(rules_))) {
+    assert(first.value(MOVE_LINES, k) == 0);
+    if (!bound2_found_) {
+      find_reachable_bound(base, g, next, spawn_row(rules_), rules_.rotation, *bound2_);
+      bound2_found_ = true;
+    }
+    double upper = best_rating(drops_->rate_rare(after, next, {}));
+    const int count = placements_under_drops_within(*bound2_, after, g, *reach2_);
+    for (int from = 0; from < count; from += kBlockCapacity) {
+      materialize_reachable(*ply2_, after, *reach2_, from, g, rules_.overflow, {}, nullptr, isa_);
+      evaluator_->score(*ply2_);
+      upper = highest_score(*ply2_, upper);
+    }
+    if (cannot_win(upper, index, at, best)) return upper;
+  }
+  return best_follow_up(first, k, base, next, true);
 }
 
 // Block by block over the reachable placements, in their order; the block holding the winner
@@ -297,6 +329,7 @@ Decision Searcher::decide_reachable(const Board& board, Piece current, Piece nex
   // Pruned 2-ply needs every rating exact where it could win: not with tie noise.
   const bool prune = rules_.lookahead == 1 && rules_.clear_between_plies && drops_ && !(noise && tie_noise > 0);
   const int min_top = prune ? lowest_top(board, g) : 0;
+  bound2_found_ = false;  // this decision's board and next piece: not found yet
   for (int from = 0; from < count; from += kBlockCapacity) {
     materialize_reachable(b, board, *reach1_, from, g, rules_.overflow, {}, nullptr, isa_);
     if (prune) {

@@ -77,6 +77,8 @@ class Searcher {
   // quiet_pruned: the quiet drop second plies need not be rated (rate_pruned).
   double best_follow_up(const CandidateBlock& first, int k, const Board& base, Piece next, bool quiet_pruned = false);
   void rate_pruned(CandidateBlock& block, const Board& base, Piece next, int from, int min_top, int& at, double& best);
+  double pruned_follow_up(const CandidateBlock& first, int k, const Board& base, Piece next, int index, int at,
+                          double best);
   Decision decide_reachable(const Board& board, Piece current, Piece next, double tie_noise, CounterRng* noise);
   Decision decide_drops(const Board& board, Piece current, Piece next, double tie_noise, CounterRng* noise);
   Decision decide_drops_2ply(const Board& board, Piece current, Piece next);
@@ -89,6 +91,10 @@ class Searcher {
   std::unique_ptr<Evaluator> evaluator_;
   std::unique_ptr<CandidateBlock> ply1_, ply2_;  // ~30 KB each, kept off the stack
   std::unique_ptr<ReachableSet> reach1_, reach2_;  // reachable rules only, ~20 KB each
+  // Pruned reachable 2-ply: the next piece's states on the decision's board that any first
+  // placement may leave reachable (find_reachable_bound), found on the first need per decision.
+  std::unique_ptr<ReachableBound> bound2_;
+  bool bound2_found_ = false;
   // Linear policies: rates greedy drop placements, and the second ply of 2-ply when rows clear
   // between the plies and its placements are the drops (always under drop placements; under
   // reachable ones where reachable_are_drops holds).  nullptr otherwise (drop_scorer.h).
