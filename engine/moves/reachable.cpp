@@ -194,29 +194,41 @@ static_assert(fill_down(0b0001'0000'0010, 0b1101'1110'1110) == 0b0001'0000'1110)
 // (r, x, y) fits.  A cell at box (dx, dy) is blocked at depth d when row (kFloorDepth - d + dy)
 // of column x + dx is, that is depth bit d - dy of the padded column: shift it UP by dy.  The
 // walls are solid padded columns, so every state costs the same four loads and no branch.
-void build_depth_fit(const Board& b, Geometry g, Piece p, StateWords& fit) {
-  // Padded column c + 2: bit (kFloorDepth - row); depths below row 0 and above row H - 1 are
-  // solid, and so are the two columns on each side of the board.
-  const std::uint64_t solid_rows =
-      ~low_bits(kFloorDepth + 1) | low_bits(kFloorDepth + 1 - g.height);
-  std::array<std::uint64_t, kMaxWidth + 4> col;
-  col[0] = col[1] = col[g.width + 2] = col[g.width + 3] = ~std::uint64_t{0};
-  for (int c = 0; c < g.width; ++c)
-    col[c + 2] = (std::uint64_t{reverse_bits(b.cols[c])} << (kFloorDepth - 31)) | solid_rows;
+using DepthColumns = std::array<std::uint64_t, kMaxWidth + 4>;
 
+// Padded column c + 2: bit (kFloorDepth - row); depths below row 0 and above row H - 1 are
+// solid, and so are the two columns on each side of the board.
+std::uint64_t depth_column(Word col, Geometry g) {
+  const std::uint64_t solid_rows = ~low_bits(kFloorDepth + 1) | low_bits(kFloorDepth + 1 - g.height);
+  return (std::uint64_t{reverse_bits(col)} << (kFloorDepth - 31)) | solid_rows;
+}
+void depth_columns(const Board& b, Geometry g, DepthColumns& col) {
+  col[0] = col[1] = col[g.width + 2] = col[g.width + 3] = ~std::uint64_t{0};
+  for (int c = 0; c < g.width; ++c) col[c + 2] = depth_column(b.cols[c], g);
+}
+
+// The fit word of x slot xs (in [lo, hi]) for the state cells `cells`.
+std::uint64_t depth_fit(const DepthColumns& col, const srs::BoxShape& cells, int xs) {
+  const std::uint64_t* box = &col[xs - kXBias + 2];  // padded column of box column 0
+  std::uint64_t blocked = 0;
+  for (srs::Offset c : cells) blocked |= box[c.dx] << c.dy;
+  return kDepthSlots & ~blocked;
+}
+
+void build_depth_fit(const DepthColumns& col, Geometry g, Piece p, StateWords& fit) {
   const int lo = kXBias - 2, hi = g.width + kXBias - 2;
   const int rotations = p == O ? 1 : 4;  // O's states are one shape, and O never turns here
   for (int r = 0; r < rotations; ++r) {
     const srs::BoxShape& cells = srs::kStates[p][r];
     // The two slots on each side of the states on the board never fit: kicks land there.
     fit[r][lo - 2] = fit[r][lo - 1] = fit[r][hi + 1] = fit[r][hi + 2] = 0;
-    for (int xs = lo; xs <= hi; ++xs) {
-      const std::uint64_t* box = &col[xs - kXBias + 2];  // padded column of box column 0
-      std::uint64_t blocked = 0;
-      for (srs::Offset c : cells) blocked |= box[c.dx] << c.dy;
-      fit[r][xs] = kDepthSlots & ~blocked;
-    }
+    for (int xs = lo; xs <= hi; ++xs) fit[r][xs] = depth_fit(col, cells, xs);
   }
+}
+void build_depth_fit(const Board& b, Geometry g, Piece p, StateWords& fit) {
+  DepthColumns col;
+  depth_columns(b, g, col);
+  build_depth_fit(col, g, p, fit);
 }
 
 // A kick test in depth bits.  A kick (dx, dy) moves a state dx slots over and dy rows up,
@@ -411,24 +423,31 @@ bool flood_from_spawn(Flood& flood, Geometry g, Piece p, int spawn_row) {
   return true;
 }
 
-// Locks: a state of `reach` that fits and whose next deeper slot is blocked is where a hard
-// drop ends (a flood is closed under soft drop, so it holds the end of every reached state's
-// hard drop: find_reachable's `land`).  The states of one orientation (two for S, Z and I) are
-// merged per column, in find_reachable's order: rows from the bottom, that is depth bits from
-// the top.  skip(o, c) gives depth bits of that column's not to report.
-template <class Skip>
-int read_locks(const StateWords& reach, const StateWords& fit, Geometry g, Piece p, ReachableSet& out, Skip skip) {
+// Locks: where a hard drop ends, lock(r, xs) a word of them per state word (a flood is closed
+// under soft drop, so where a reached state is that its next deeper slot is blocked holds the end
+// of every reached state's hard drop: find_reachable's `land`).  The states of one orientation
+// (two for S, Z and I) are merged per column, in find_reachable's order: rows from the bottom,
+// that is depth bits from the top.  skip(o, c) gives depth bits of that column's not to report.
+// Only x slots in `slots` (per rotation, one bit each) are read: the others hold no lock.
+template <class Lock, class Skip>
+int read_locks(Geometry g, Piece p, ReachableSet& out, Lock lock, Skip skip,
+               std::array<std::uint32_t, 4> slots = {~0u, ~0u, ~0u, ~0u}) {
   out.count = 0;
   out.piece = p;
   const OrientationStates& states = kOrientationStates[p];
-  for (int o = 0; o < kShapes[p].count; ++o)
-    for (int c = 0; c < g.width; ++c) {
+  for (int o = 0; o < kShapes[p].count; ++o) {
+    std::uint32_t columns = 0;  // the columns whose states' slots may hold a lock
+    for (int i = 0; i < states.count[o]; ++i) {
+      const int r = states.rotation[o][i];
+      columns |= slots[r] >> (kXBias - srs::kStateShapes[p][r].left);
+    }
+    for (columns &= (1u << g.width) - 1; columns; columns &= columns - 1) {
+      const int c = std::countr_zero(columns);
       std::uint64_t depths = 0;  // bit (kFloorDepth - row)
       for (int i = 0; i < states.count[o]; ++i) {
         const int r = states.rotation[o][i];
         const srs::StateShape& st = srs::kStateShapes[p][r];
-        const int xs = c + kXBias - st.left;
-        depths |= (reach[r][xs] & fit[r][xs] & ~(fit[r][xs] >> 1)) >> st.bottom;
+        depths |= lock(r, c + kXBias - st.left) >> st.bottom;
       }
       depths &= ~skip(o, c);
       for (; depths;) {
@@ -439,7 +458,31 @@ int read_locks(const StateWords& reach, const StateWords& fit, Geometry g, Piece
         out.placements[out.count++] = {pl, static_cast<std::int8_t>(kFloorDepth - d), 0};
       }
     }
+  }
   return out.count;
+}
+constexpr auto kSkipNone = [](int, int) { return std::uint64_t{0}; };
+
+// The locks of state word `reach` on a board whose fit word is `fit`, less the drop's, where
+// the highest state of the word on the board (`highest`, its top cell in row H - 1) fits and
+// has no cell above it (no column reaches the top 4 rows): a drop stops at the end of the run
+// of fitting slots from there down.
+std::uint64_t locks_under_drop(std::uint64_t reach, std::uint64_t fit, std::uint64_t highest) {
+  const std::uint64_t rests = fit & ~(fit >> 1);
+  return reach & rests & ~(fill_down(highest & fit, fit) & rests);
+}
+
+// Per rotation, the depth bit of the highest state on a board of `g` (its top cell in row H - 1).
+std::uint64_t highest_state(Piece p, int r, Geometry g) {
+  int top_dy = 0;
+  for (srs::Offset c : srs::kStates[p][r]) top_dy = std::max(top_dy, static_cast<int>(c.dy));
+  return std::uint64_t{1} << (kFloorDepth - (g.height - 1 - top_dy));
+}
+
+int highest_top(const Board& b, Geometry g, std::array<int, kMaxWidth>& heights) {
+  int top = 0;
+  for (int c = 0; c < g.width; ++c) top = std::max(top, heights[c] = column_height(b.cols[c]));
+  return top;
 }
 
 }  // namespace
@@ -453,34 +496,79 @@ int find_reachable_placements(const Board& b, Geometry g, Piece p, int spawn_row
   Flood flood(fit, kDepthKicks[static_cast<int>(rs)][p], g.width);
   out.block_out = !flood_from_spawn<false>(flood, g, p, spawn_row);
   if (out.block_out) return 0;
-  return read_locks(flood.reach, fit, g, p, out, [](int, int) { return std::uint64_t{0}; });
+  return read_locks(g, p, out, [&](int r, int xs) { return flood.reach[r][xs] & ~(fit[r][xs] >> 1); }, kSkipNone);
 }
 
 void find_reachable_bound(const Board& b, Geometry g, Piece p, int spawn_row, RotationSystem rs,
                           ReachableBound& out) {
   out.piece = p;
+  out.board = b;
+  depth_columns(b, g, out.depth_cols);
   StateWords fit;
-  build_depth_fit(b, g, p, fit);
+  build_depth_fit(out.depth_cols, g, p, fit);
   Flood flood(fit, kDepthKicks[static_cast<int>(rs)][p], g.width);
   out.block_out = !flood_from_spawn<true>(flood, g, p, spawn_row);
   out.reach = flood.reach;  // slots outside [lo - 2, hi + 2] are never read
+  std::array<int, kMaxWidth> heights;
+  out.low = !out.block_out && highest_top(b, g, heights) <= g.height - 4;
+  if (!out.low) return;
+  for (int r = 0; r < (p == O ? 1 : 4); ++r) {
+    const std::uint64_t highest = highest_state(p, r, g);
+    out.lock_slots[r] = 0;
+    for (int xs = kXBias - 4; xs <= g.width + kXBias; ++xs) {  // [lo - 2, hi + 2]
+      out.locks[r][xs] = locks_under_drop(out.reach[r][xs], fit[r][xs], highest);
+      out.lock_slots[r] |= std::uint32_t{out.locks[r][xs] != 0} << xs;
+    }
+  }
 }
 
 int placements_under_drops_within(const ReachableBound& bound, const Board& after, Geometry g, ReachableSet& out) {
   const Piece p = bound.piece;
+  out.count = 0;
+  out.piece = p;
   out.block_out = bound.block_out;
-  if (bound.block_out) {
-    out.count = 0;
-    out.piece = p;
-    return 0;
-  }
-  StateWords fit;
-  build_depth_fit(after, g, p, fit);
+  if (bound.block_out) return 0;
   std::array<int, kMaxWidth> heights;
-  for (int c = 0; c < g.width; ++c) heights[c] = column_height(after.cols[c]);
-  return read_locks(bound.reach, fit, g, p, out, [&](int o, int c) {
-    return std::uint64_t{1} << (kFloorDepth - landing_row(heights.data(), kShapes[p].orientation[o], c));
-  });
+  const int top = highest_top(after, g, heights);
+  if (!bound.low || top > g.height - 4) {
+    // A drop's row by the column heights (it may not be on the board).
+    StateWords fit;
+    build_depth_fit(after, g, p, fit);
+    return read_locks(
+        g, p, out, [&](int r, int xs) { return bound.reach[r][xs] & fit[r][xs] & ~(fit[r][xs] >> 1); },
+        [&](int o, int c) {
+          return std::uint64_t{1} << (kFloorDepth - landing_row(heights.data(), kShapes[p].orientation[o], c));
+        });
+  }
+  // No column reaches the top 4 rows, on the bound's board or on `after`: the bound's locks
+  // (locks_under_drop) hold wherever a state's box covers no column that changed; the others
+  // are found again here.  Most boards have no lock left: no placement then.
+  std::uint32_t changed = 0;
+  DepthColumns col = bound.depth_cols;
+  for (int c = 0; c < g.width; ++c)
+    if (after.cols[c] != bound.board.cols[c]) {
+      changed |= 1u << c;
+      col[c + 2] = depth_column(after.cols[c], g);
+    }
+  const std::uint32_t on_board = ((1u << (g.width + 1)) - 1) << (kXBias - 2);  // slots [lo, hi]
+  std::array<std::uint32_t, 4> again{}, held{};  // per rotation: slots found again, slots with a lock
+  std::array<std::array<std::uint64_t, kXSlots>, 4> found;  // at the slots of `again`
+  for (int r = 0; r < (p == O ? 1 : 4); ++r) {
+    const srs::BoxShape& cells = srs::kStates[p][r];
+    for (srs::Offset c : cells) again[r] |= (changed << kXBias) >> c.dx;  // a cell in a changed column
+    again[r] &= on_board;
+    held[r] = bound.lock_slots[r] & ~again[r];
+    const std::uint64_t highest = highest_state(p, r, g);
+    for (std::uint32_t slots = again[r]; slots; slots &= slots - 1) {
+      const int xs = std::countr_zero(slots);
+      found[r][xs] = locks_under_drop(bound.reach[r][xs], depth_fit(col, cells, xs), highest);
+      held[r] |= std::uint32_t{found[r][xs] != 0} << xs;
+    }
+  }
+  if (!(held[0] | held[1] | held[2] | held[3])) return 0;
+  return read_locks(
+      g, p, out, [&](int r, int xs) { return (again[r] >> xs) & 1 ? found[r][xs] : bound.locks[r][xs]; },
+      kSkipNone, held);
 }
 
 bool drops_are_reachable(const Board& b, Geometry g, int spawn_row) {

@@ -293,21 +293,19 @@ double Searcher::pruned_follow_up(const CandidateBlock& first, int k, const Boar
                                   int at, double best) {
   const Geometry g = rules_.geometry;
   const Board after = first.board(k);
-  if (!reachable_are_drops(after, g, spawn_row(rules_))) {
-    assert(first.value(MOVE_LINES, k) == 0);
-    if (!bound2_found_) {
-      find_reachable_bound(base, g, next, spawn_row(rules_), rules_.rotation, *bound2_);
-      bound2_found_ = true;
-    }
-    double upper = best_rating(drops_->rate_rare(after, next, {}));
-    const int count = placements_under_drops_within(*bound2_, after, g, *reach2_);
-    for (int from = 0; from < count; from += kBlockCapacity) {
-      materialize_reachable(*ply2_, after, *reach2_, from, g, rules_.overflow, {}, nullptr, isa_);
-      evaluator_->score(*ply2_);
-      upper = highest_score(*ply2_, upper);
-    }
-    if (cannot_win(upper, index, at, best)) return upper;
+  assert(first.value(MOVE_LINES, k) == 0);
+  if (!bound2_found_) {
+    find_reachable_bound(base, g, next, spawn_row(rules_), rules_.rotation, *bound2_);
+    bound2_found_ = true;
   }
+  double upper = best_rating(drops_->rate_rare(after, next, {}));
+  const int count = placements_under_drops_within(*bound2_, after, g, *reach2_);
+  for (int from = 0; from < count; from += kBlockCapacity) {
+    materialize_reachable(*ply2_, after, *reach2_, from, g, rules_.overflow, {}, nullptr, isa_);
+    evaluator_->score(*ply2_);
+    upper = highest_score(*ply2_, upper);
+  }
+  if (cannot_win(upper, index, at, best)) return upper;
   return best_follow_up(first, k, base, next, true);
 }
 
