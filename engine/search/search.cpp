@@ -282,13 +282,14 @@ void Searcher::rate_pruned(CandidateBlock& b, const Board& base, Piece next, int
 }
 
 // The score of first placement k of a pruned reachable 2-ply whose quiet drop second plies
-// cannot win (rate_pruned): where the flood fill would run for its second ply, an upper bound
-// first, without it.  Every reachable second ply is a drop (the quiet ones are below the
-// quiet bound, the rare ones are all rated by rate_rare, reachable or not) or a placement under
-// the drops, and those are among the ones the decision's ReachableBound allows on k's board
-// (k cleared nothing: its board holds the decision's board's cells), every one rated.  If
-// that maximum cannot win either, it is returned: it does not change the best so far, as the
-// exact score would not.  Otherwise the exact score (best_follow_up, quiet drops pruned).
+// cannot win (rate_pruned): an upper bound first, without a flood fill of k's board.  Every
+// reachable second ply is a drop (the quiet ones are below the quiet bound, the rare ones are
+// all rated by rate_rare, reachable or not) or a placement under the drops, and those are
+// among the ones the decision's ReachableBound allows on k's board (k cleared nothing: its
+// board holds the decision's board's cells), every one rated.  If that maximum cannot win
+// either, it is returned: it does not change the best so far, as the exact score would not.
+// Otherwise the exact score (best_follow_up, quiet drops pruned): 1% of pruned first
+// placements in guideline BCTS play (docs/performance.md).
 double Searcher::pruned_follow_up(const CandidateBlock& first, int k, const Board& base, Piece next, int index,
                                   int at, double best) {
   const Geometry g = rules_.geometry;

@@ -97,7 +97,8 @@ class Searcher {
   bool bound2_found_ = false;
   // Linear policies: rates greedy drop placements, and the second ply of 2-ply when rows clear
   // between the plies and its placements are the drops (always under drop placements; under
-  // reachable ones where reachable_are_drops holds).  nullptr otherwise (drop_scorer.h).
+  // reachable ones where reachable_are_drops holds, and the rare drops of pruned first
+  // placements).  nullptr otherwise (drop_scorer.h).
   std::unique_ptr<DropScorer> drops_;
   // 2-ply on drop placements without tie noise: the first ply's scorer (decide_drops_2ply), so
   // that its pass stays valid while drops_ rates the second plies.
