@@ -537,7 +537,9 @@ int placements_under_drops_within(const ReachableBound& bound, const Board& afte
     return read_locks(
         g, p, out, [&](int r, int xs) { return bound.reach[r][xs] & fit[r][xs] & ~(fit[r][xs] >> 1); },
         [&](int o, int c) {
-          return std::uint64_t{1} << (kFloorDepth - landing_row(heights.data(), kShapes[p].orientation[o], c));
+          const Orientation& ori = kShapes[p].orientation[o];
+          if (c + ori.width > g.width) return std::uint64_t{0};  // no state there fits: no lock
+          return std::uint64_t{1} << (kFloorDepth - landing_row(heights.data(), ori, c));
         });
   }
   // No column reaches the top 4 rows, on the bound's board or on `after`: the bound's locks
