@@ -8,18 +8,28 @@
 // on the first kChecked corpus boards every placement must be free, resting, and where its
 // input sequence, replayed through the Playfield, locks the piece.  find_reachable_placements
 // must give find_reachable's placements, in its order, on every corpus board with every piece.
+//
+// Pruned guideline 2-ply (engine/search/search.cpp): BM_ReachableBound/<H>, one
+// find_reachable_bound call per iteration (once a decision: the corpus entry's next piece on its
+// board); BM_PlacementsUnderDrops/<H>, one placements_under_drops_within call per iteration (once
+// a pruned first placement: that bound on the board after each drop of the entry's current
+// piece in turn).  Before timing, on the first kChecked entries, every placement find_reachable
+// gives on such a board that is not a drop must be among placements_under_drops_within's.
 #include <benchmark/benchmark.h>
 
 #include "bench_main.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <exception>
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "corpus.h"
+#include "placement.h"
 #include "reachable.h"
 #include "srs.h"
 
@@ -130,7 +140,108 @@ void bm_reachable(benchmark::State& state, RotationSystem rs, FindFn find,
   }
 }
 
+// The boards after each drop of every corpus entry's current piece (its cells added, nothing
+// cleared: a board holding the entry's board), with the entry's index.
+struct AfterBoard {
+  std::size_t entry;
+  Board board;
+};
+std::vector<AfterBoard> boards_after_drops(const Corpus& corpus, Geometry g) {
+  std::vector<AfterBoard> out;
+  for (std::size_t e = 0; e < corpus.entries.size(); ++e) {
+    const CorpusEntry& ce = corpus.entries[e];
+    int heights[kMaxWidth];
+    for (int c = 0; c < g.width; ++c) heights[c] = ce.board.height_of(c);
+    std::array<Placement, kMaxPlacements> drops;
+    const Placement* end = generate_drops(ce.current, g.width, drops.data());
+    for (const Placement* pl = drops.data(); pl != end; ++pl) {
+      const Orientation& o = kShapes[ce.current].orientation[pl->orientation];
+      const int row = landing_row(heights, o, pl->column);
+      if (row + o.height > g.height) continue;  // above the board: not a first placement
+      Board after = ce.board;
+      for (int i = 0; i < o.width; ++i) after.cols[pl->column + i] |= o.mask[i] << row;
+      out.push_back({e, after});
+    }
+  }
+  return out;
+}
+
+// "" when, on the boards after the drops of the first kChecked entries, every placement of the
+// entry's next piece that find_reachable reaches and that is not a drop is among
+// placements_under_drops_within's.
+std::string check_bound(const Corpus& corpus, Geometry g, int spawn_row, const std::vector<AfterBoard>& after) {
+  auto bound = std::make_unique<ReachableBound>();
+  auto want = std::make_unique<ReachableSet>(), got = std::make_unique<ReachableSet>();
+  std::size_t bound_of = corpus.entries.size();
+  for (const AfterBoard& a : after) {
+    if (a.entry >= static_cast<std::size_t>(kChecked)) break;
+    const CorpusEntry& ce = corpus.entries[a.entry];
+    if (bound_of != a.entry) find_reachable_bound(ce.board, g, ce.next, spawn_row, RotationSystem::srs, *bound);
+    bound_of = a.entry;
+    find_reachable(a.board, g, ce.next, spawn_row, RotationSystem::srs, *want);
+    placements_under_drops_within(*bound, a.board, g, *got);
+    int heights[kMaxWidth];
+    for (int c = 0; c < g.width; ++c) heights[c] = a.board.height_of(c);
+    for (int i = 0; i < want->count; ++i) {
+      const ReachablePlacement& w = want->placements[i];
+      if (w.row == landing_row(heights, kShapes[ce.next].orientation[w.placement.orientation], w.placement.column))
+        continue;
+      bool found = false;
+      for (int j = 0; j < got->count && !found; ++j)
+        found = got->placements[j].placement == w.placement && got->placements[j].row == w.row;
+      if (!found)
+        return "corpus board " + std::to_string(a.entry) + ": a reachable placement of " + kPieceChar[ce.next] +
+               " under the drops is not among placements_under_drops_within's";
+    }
+  }
+  return {};
+}
+
+void bm_bound(benchmark::State& state, bool lookups) {
+  try {
+    const int visible = static_cast<int>(state.range(0));
+    const Corpus& corpus = bench_corpus({kWidth, visible});
+    const Geometry g{kWidth, visible + kHidden};
+    const std::vector<AfterBoard> after = boards_after_drops(corpus, g);
+    if (const std::string error = check_bound(corpus, g, visible, after); !error.empty())
+      return state.SkipWithError(error.c_str());
+    std::vector<ReachableBound> bounds(corpus.entries.size());
+    if (lookups)
+      for (std::size_t e = 0; e < corpus.entries.size(); ++e)
+        find_reachable_bound(corpus.entries[e].board, g, corpus.entries[e].next, visible, RotationSystem::srs,
+                             bounds[e]);
+    auto set = std::make_unique<ReachableSet>();
+    std::size_t i = 0;
+    std::int64_t placements = 0;
+    for (auto _ : state) {
+      if (lookups) {
+        const AfterBoard& a = after[i];
+        placements += placements_under_drops_within(bounds[a.entry], a.board, g, *set);
+        benchmark::DoNotOptimize(set->placements.data());
+        if (++i == after.size()) i = 0;
+      } else {
+        const CorpusEntry& ce = corpus.entries[i];
+        find_reachable_bound(ce.board, g, ce.next, visible, RotationSystem::srs, bounds[i]);
+        benchmark::DoNotOptimize(bounds[i].reach.data());
+        if (++i == corpus.entries.size()) i = 0;
+      }
+    }
+    state.SetItemsProcessed(state.iterations());
+    if (lookups)
+      state.counters["placements/s"] =
+          benchmark::Counter(static_cast<double>(placements), benchmark::Counter::kIsRate);
+  } catch (const std::exception& e) {
+    state.SkipWithError(e.what());
+  }
+}
+
 void register_benchmarks() {
+  benchmark::RegisterBenchmark("BM_ReachableBound", [](benchmark::State& s) { bm_bound(s, false); })
+      ->Arg(20)
+      ->Arg(10);
+  benchmark::RegisterBenchmark("BM_PlacementsUnderDrops", [](benchmark::State& s) { bm_bound(s, true); })
+      ->Arg(20)
+      ->Arg(10);
   for (FindFn find : {FindFn{find_reachable}, FindFn{find_reachable_placements}})
     for (RotationSystem rs : {RotationSystem::srs, RotationSystem::simple}) {
       auto checks = std::make_shared<std::map<int, std::string>>();
