@@ -5,12 +5,15 @@
 // carry their row.
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "kernel_variants.h"
 #include "materialize.h"
 #include "piece_stream.h"
 #include "placement.h"
+#include "reachable.h"
 #include "search_kernels.h"
 
 namespace tb {
@@ -37,6 +40,9 @@ void expect_block_matches_drop(const CandidateBlock& block, const Board& base, G
 long check_variant(FeatureKernel kernel, Overflow overflow, Geometry g, std::uint64_t game) {
   auto block = std::make_unique<CandidateBlock>();
   auto rows = std::make_unique<CandidateBlock>();
+  auto appended = std::make_unique<CandidateBlock>();  // append_reachable's block: several steps' rows
+  auto set = std::make_unique<ReachableSet>();
+  std::vector<Board> kept;  // appended's boards so far
   PieceStream stream = PieceStream::make(Generator::uniform, 99, game);
   CounterRng choice{stream_key(5, game), 0};
   Board board;
@@ -56,6 +62,28 @@ long check_variant(FeatureKernel kernel, Overflow overflow, Geometry g, std::uin
       for (int slot : {MOVE_LANDING_X2, MOVE_ERODED, MOVE_LINES, MOVE_CONSTANT})
         EXPECT_EQ(rows->value(slot, k), block->value(slot, k));
     }
+    // append_reachable: the same lanes after the ones the block already holds, which it keeps;
+    // the padding lanes hold the board.
+    if (appended->count + block->count > kBlockCapacity) {
+      appended->count = 0;
+      kept.clear();
+    }
+    set->count = block->count;
+    set->piece = p;
+    for (int k = 0; k < block->count; ++k) set->placements[k] = {placed[k], static_cast<std::int8_t>(placed[k].row), 0};
+    const int at = appended->count;
+    append_reachable(*appended, board, *set, g, overflow, carry, &search_kernels(kernel));
+    EXPECT_EQ(appended->count, at + block->count);
+    for (int k = 0; k < at; ++k) EXPECT_EQ(appended->board(k), kept[k]) << "lane " << k << " before the appended ones";
+    for (int k = 0; k < block->count; ++k) {
+      EXPECT_EQ(appended->placements[at + k], placed[k]);
+      EXPECT_EQ(appended->board(at + k), block->board(k));
+      EXPECT_EQ(appended->terminal[at + k], block->terminal[k]);
+      for (int slot : {MOVE_LANDING_X2, MOVE_ERODED, MOVE_LINES, MOVE_CONSTANT})
+        EXPECT_EQ(appended->value(slot, at + k), block->value(slot, k));
+      kept.push_back(block->board(k));
+    }
+    for (int k = appended->count; k < appended->lanes; ++k) EXPECT_EQ(appended->board(k), board) << "padding lane";
     if (::testing::Test::HasFailure()) return checked;
     checked += block->count;
     const Placement pl = block->placements[choice.below(block->count)];

@@ -16,11 +16,12 @@ struct BaseBoard {
   Word left_and[kMaxWidth + 1], right_and[kMaxWidth + 1];
 };
 
-// Sets count, lanes and width, fills every lane up to the padding with the base board, and
-// returns the base board's summary.
-[[gnu::always_inline]] inline BaseBoard prepare_block(CandidateBlock& block, const Board& board, int n, int W) {
-  block.count = n;
-  block.lanes = (n + kLaneMultiple - 1) / kLaneMultiple * kLaneMultiple;
+// Sets count (at + n), lanes and width, fills every lane from `at` up to the padding with the
+// base board (lanes before `at` are kept), and returns the base board's summary.
+[[gnu::always_inline]] inline BaseBoard prepare_block(CandidateBlock& block, const Board& board, int n, int W,
+                                                      int at = 0) {
+  block.count = at + n;
+  block.lanes = (at + n + kLaneMultiple - 1) / kLaneMultiple * kLaneMultiple;
   block.width = W;
   BaseBoard base{board, {}, {}, {}};
   base.left_and[0] = base.right_and[W] = ~Word{0};
@@ -29,7 +30,7 @@ struct BaseBoard {
     base.left_and[c + 1] = base.left_and[c] & board.cols[c];
   }
   for (int c = W - 1; c >= 0; --c) base.right_and[c] = base.right_and[c + 1] & board.cols[c];
-  for (int c = 0; c < W; ++c) std::fill_n(&block.cols[c * kBlockCapacity], block.lanes, board.cols[c]);
+  for (int c = 0; c < W; ++c) std::fill_n(&block.cols[c * kBlockCapacity + at], block.lanes - at, board.cols[c]);
   return base;
 }
 
@@ -142,34 +143,36 @@ void lock_at_row(CandidateBlock& block, int k, Placement pl, const BaseBoard& ba
 }
 
 [[gnu::always_inline]] inline void rows_body(CandidateBlock& block, const Board& board, const Placement* placements,
-                                             int n, Geometry g, Overflow overflow, PlyCarry carry) {
-  assert(n >= 0 && n <= kBlockCapacity);
+                                             int n, Geometry g, Overflow overflow, PlyCarry carry, int at) {
+  assert(n >= 0 && at >= 0 && at + n <= kBlockCapacity);
   std::array<Placement, kBlockCapacity> pls;  // `placements` may alias block.placements
   std::copy_n(placements, n, pls.data());
-  const BaseBoard base = prepare_block(block, board, n, g.width);
+  const BaseBoard base = prepare_block(block, board, n, g.width, at);
   const int quiet = quiet_top(overflow, g);
   for (int k = 0; k < n; ++k) {
-    lock_at_row(block, k, pls[k], base, g, overflow, carry, quiet);
-    block.placements[k] = pls[k];
+    lock_at_row(block, at + k, pls[k], base, g, overflow, carry, quiet);
+    block.placements[at + k] = pls[k];
   }
 }
 
 // The reference: drop() on a copy of the board, one placement at a time.
 void reference_fill(CandidateBlock& block, const Board& board, const Placement* placements, int n, Geometry g,
-                    Overflow overflow, PlyCarry carry) {
+                    Overflow overflow, PlyCarry carry, int at = 0) {
   std::array<Placement, kBlockCapacity> pls;
   std::copy_n(placements, n, pls.data());
-  prepare_block(block, board, n, g.width);
-  for (int k = 0; k < n; ++k) {
+  prepare_block(block, board, n, g.width, at);
+  for (int j = 0; j < n; ++j) {
+    const int k = at + j;
+    const Placement pl = pls[j];
     Board b = board;
-    const Move m = drop(b, pls[k], g, overflow);
+    const Move m = drop(b, pl, g, overflow);
     for (int c = 0; c < g.width; ++c) block.cols[c * kBlockCapacity + k] = b.cols[c];
     block.values[MOVE_LANDING_X2 * kBlockCapacity + k] = m.landing_height_x2();
     block.values[MOVE_ERODED * kBlockCapacity + k] = m.eroded + carry.eroded;
     block.values[MOVE_LINES * kBlockCapacity + k] = m.lines + carry.lines;
     block.values[MOVE_CONSTANT * kBlockCapacity + k] = 1;
     block.terminal[k] = m.game_over;
-    block.placements[k] = pls[k];
+    block.placements[k] = pl;
   }
 }
 
@@ -191,8 +194,8 @@ void reference_drops(CandidateBlock& block, const Board& board, Piece piece, Geo
     drops_body(block, board, piece, g, overflow, carry);                                                  \
   }                                                                                                         \
   TARGET void materialize_rows(CandidateBlock& block, const Board& board, const Placement* placements,    \
-                               int n, Geometry g, Overflow overflow, PlyCarry carry) {                    \
-    rows_body(block, board, placements, n, g, overflow, carry);                                           \
+                               int n, Geometry g, Overflow overflow, PlyCarry carry, int at) {            \
+    rows_body(block, board, placements, n, g, overflow, carry, at);                                       \
   }                                                                                                         \
   }
 TB_MATERIALIZE_VARIANT(v4, __attribute__((target("arch=x86-64-v4"))))
@@ -206,8 +209,8 @@ void materialize(CandidateBlock& block, const Board& board, Piece piece, Geometr
   reference_drops(block, board, piece, g, overflow, carry);
 }
 void materialize_rows(CandidateBlock& block, const Board& board, const Placement* placements, int n,
-                      Geometry g, Overflow overflow, PlyCarry carry) {
-  reference_fill(block, board, placements, n, g, overflow, carry);
+                      Geometry g, Overflow overflow, PlyCarry carry, int at) {
+  reference_fill(block, board, placements, n, g, overflow, carry, at);
 }
 }  // namespace isa_reference
 
@@ -218,7 +221,7 @@ void materialize(CandidateBlock& block, const Board& board, Piece piece, Geometr
 
 void materialize_rows(CandidateBlock& block, const Board& board, const Placement* placements, int n,
                       Geometry g, Overflow overflow, PlyCarry carry, FeatureKernel kernel) {
-  search_kernels(kernel).materialize_rows(block, board, placements, n, g, overflow, carry);
+  search_kernels(kernel).materialize_rows(block, board, placements, n, g, overflow, carry, 0);
 }
 
 void materialize_pair(CandidateBlock& block, const Board& grid, const Placement* placements, int n,
@@ -251,19 +254,35 @@ void materialize_pair(CandidateBlock& block, const Board& grid, const Placement*
   }
 }
 
-int materialize_reachable(CandidateBlock& block, const Board& board, const ReachableSet& set, int first,
-                          Geometry g, Overflow overflow, PlyCarry carry, const UnclearedPair* pair,
-                          const SearchKernels* isa) {
-  const int n = std::clamp(set.count - first, 0, kBlockCapacity);
+namespace {
+// Placements [first, first + n) of `set`, each with its row.
+std::array<Placement, kBlockCapacity> placed_rows(const ReachableSet& set, int first, int n) {
   std::array<Placement, kBlockCapacity> pls;
   for (int k = 0; k < n; ++k) {
     const ReachablePlacement& rp = set.placements[first + k];
     pls[k] = rp.placement;
     pls[k].row = static_cast<std::uint8_t>(rp.row);
   }
+  return pls;
+}
+}  // namespace
+
+int materialize_reachable(CandidateBlock& block, const Board& board, const ReachableSet& set, int first,
+                          Geometry g, Overflow overflow, PlyCarry carry, const UnclearedPair* pair,
+                          const SearchKernels* isa) {
+  const int n = std::clamp(set.count - first, 0, kBlockCapacity);
+  const std::array<Placement, kBlockCapacity> pls = placed_rows(set, first, n);
   if (pair) materialize_pair(block, board, pls.data(), n, g, overflow, *pair);
-  else (isa ? *isa : search_kernels(nullptr)).materialize_rows(block, board, pls.data(), n, g, overflow, carry);
+  else (isa ? *isa : search_kernels(nullptr)).materialize_rows(block, board, pls.data(), n, g, overflow, carry, 0);
   return n;
+}
+
+void append_reachable(CandidateBlock& block, const Board& board, const ReachableSet& set, Geometry g,
+                      Overflow overflow, PlyCarry carry, const SearchKernels* isa) {
+  assert(block.count + set.count <= kBlockCapacity);
+  const std::array<Placement, kBlockCapacity> pls = placed_rows(set, 0, set.count);
+  (isa ? *isa : search_kernels(nullptr)).materialize_rows(block, board, pls.data(), set.count, g, overflow, carry,
+                                                          block.count);
 }
 
 void materialize_drops_uncleared(CandidateBlock& block, const Board& grid, Piece piece, Geometry g,

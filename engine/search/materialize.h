@@ -44,6 +44,14 @@ int materialize_reachable(CandidateBlock& block, const Board& board, const Reach
                           Geometry g, Overflow overflow, PlyCarry carry = {},
                           const UnclearedPair* pair = nullptr, const SearchKernels* isa = nullptr);
 
+// Every placement of `set` (the reachable placements of set.piece on `board`, at most
+// kBlockCapacity - block.count of them) appended to `block` as materialize_reachable would
+// fill them, at lanes block.count, block.count + 1, ...; the lanes before are kept (boards and
+// move values; a block is rated whole afterwards).  With the variants `isa` (nullptr: the
+// best this CPU has).
+void append_reachable(CandidateBlock& block, const Board& board, const ReachableSet& set, Geometry g,
+                      Overflow overflow, PlyCarry carry = {}, const SearchKernels* isa = nullptr);
+
 // Every drop placement of `piece` (generate_drops order) as the second ply of an uncleared
 // pair on `grid`, the grid after the first ply with nothing cleared.
 void materialize_drops_uncleared(CandidateBlock& block, const Board& grid, Piece piece, Geometry g,

@@ -24,6 +24,7 @@ Searcher::Searcher(std::unique_ptr<Evaluator> evaluator, const Rules& rules, Fea
     reach1_ = std::make_unique<ReachableSet>();
     reach2_ = std::make_unique<ReachableSet>();
     bound2_ = std::make_unique<ReachableBound>();
+    tucks_ = std::make_unique<CandidateBlock>();
   }
   const auto* linear = dynamic_cast<const LinearEvaluator*>(evaluator_.get());
   if (linear && (rules.lookahead == 0 || rules.clear_between_plies)) {
@@ -274,24 +275,28 @@ void Searcher::rate_pruned(CandidateBlock& b, const Board& base, Piece next, int
     const int index = from + k;
     double score = -HUGE_VAL;  // a first move that ends the game
     if (!b.terminal[k]) {
-      score = cannot_win(bound[k], index, at, best) ? pruned_follow_up(b, k, base, next, index, at, best)
-                                                    : best_follow_up(b, k, base, next);
+      if (cannot_win(bound[k], index, at, best)) {
+        pruned_follow_up(b, k, base, next, index, at, best);
+        continue;
+      }
+      score = best_follow_up(b, k, base, next);
     }
     offer(score, index, at, best);
   }
+  rate_deferred(b, base, next, at, best);
 }
 
-// The score of first placement k of a pruned reachable 2-ply whose quiet drop second plies
-// cannot win (rate_pruned): an upper bound first, without a flood fill of k's board.  Every
+// First placement k of a pruned reachable 2-ply, whose quiet drop second plies cannot win
+// (rate_pruned): an upper bound on its score first, without a flood fill of k's board.  Every
 // reachable second ply is a drop (the quiet ones are below the quiet bound, the rare ones are
 // all rated by rate_rare, reachable or not) or a placement under the drops, and those are
 // among the ones the decision's ReachableBound allows on k's board (k cleared nothing: its
-// board holds the decision's board's cells), every one rated.  If that maximum cannot win
-// either, it is returned: it does not change the best so far, as the exact score would not.
-// Otherwise the exact score (best_follow_up, quiet drops pruned): 1% of pruned first
-// placements in guideline BCTS play (docs/performance.md).
-double Searcher::pruned_follow_up(const CandidateBlock& first, int k, const Board& base, Piece next, int index,
-                                  int at, double best) {
+// board holds the decision's board's cells).  Those are appended to tucks_, with the other
+// pruned first placements' (rate_deferred rates them in one block).  Only where the
+// rare drops alone could win, or the allowed placements do not fit a block, is the exact score
+// (best_follow_up, quiet drops pruned) offered at once.
+void Searcher::pruned_follow_up(const CandidateBlock& first, int k, const Board& base, Piece next, int index,
+                                int& at, double& best) {
   const Geometry g = rules_.geometry;
   const Board after = first.board(k);
   assert(first.value(MOVE_LINES, k) == 0);
@@ -299,15 +304,40 @@ double Searcher::pruned_follow_up(const CandidateBlock& first, int k, const Boar
     find_reachable_bound(base, g, next, spawn_row(rules_), rules_.rotation, *bound2_);
     bound2_found_ = true;
   }
-  double upper = best_rating(drops_->rate_rare(after, next, {}));
-  const int count = placements_under_drops_within(*bound2_, after, g, *reach2_);
-  for (int from = 0; from < count; from += kBlockCapacity) {
-    materialize_reachable(*ply2_, after, *reach2_, from, g, rules_.overflow, {}, nullptr, isa_);
-    evaluator_->score(*ply2_);
-    upper = highest_score(*ply2_, upper);
+  const double rare = best_rating(drops_->rate_rare(after, next, {}));
+  if (cannot_win(rare, index, at, best)) {
+    int count = placements_under_drops_within(*bound2_, after, g, *reach2_);
+    if (count == 0) return;  // its score is at most `rare`: it cannot win
+    if (count <= kBlockCapacity) {
+      if (tucks_->count + count > kBlockCapacity) {
+        // (its exact scores, where needed, reuse reach2_ and ply2_: look k's placements up again)
+        rate_deferred(first, base, next, at, best);
+        count = placements_under_drops_within(*bound2_, after, g, *reach2_);
+      }
+      deferred_[deferred_count_++] = {k, index, tucks_->count, count, rare};
+      append_reachable(*tucks_, after, *reach2_, g, rules_.overflow, {}, isa_);
+      return;
+    }
   }
-  if (cannot_win(upper, index, at, best)) return upper;
-  return best_follow_up(first, k, base, next, true);
+  offer(best_follow_up(first, k, base, next, true), index, at, best);
+}
+
+// Rates tucks_ (pruned_follow_up) in one block.  A deferred first placement's score is at most
+// the best of its rare drops and its lanes; if that cannot win against the best so far, it
+// is not the choice (the best so far only grows as placements are offered, in any order:
+// cannot_win against it now means a score below the final best, or equal to it from a later
+// index than the final choice's).  Otherwise its exact score is offered (about 1% of them).
+void Searcher::rate_deferred(const CandidateBlock& first, const Board& base, Piece next, int& at, double& best) {
+  if (deferred_count_ == 0) return;
+  evaluator_->score(*tucks_);
+  for (int i = 0; i < deferred_count_; ++i) {
+    const Deferred& d = deferred_[i];
+    double upper = d.upper;
+    for (int j = d.lane; j < d.lane + d.count; ++j) upper = tucks_->score[j] > upper ? tucks_->score[j] : upper;
+    if (!cannot_win(upper, d.index, at, best)) offer(best_follow_up(first, d.k, base, next, true), d.index, at, best);
+  }
+  tucks_->count = 0;
+  deferred_count_ = 0;
 }
 
 // Block by block over the reachable placements, in their order; the block holding the winner

@@ -16,6 +16,7 @@
 // dropped and the tie rule holds across blocks.
 #pragma once
 
+#include <array>
 #include <memory>
 
 #include "drop_scorer.h"
@@ -77,8 +78,9 @@ class Searcher {
   // quiet_pruned: the quiet drop second plies need not be rated (rate_pruned).
   double best_follow_up(const CandidateBlock& first, int k, const Board& base, Piece next, bool quiet_pruned = false);
   void rate_pruned(CandidateBlock& block, const Board& base, Piece next, int from, int min_top, int& at, double& best);
-  double pruned_follow_up(const CandidateBlock& first, int k, const Board& base, Piece next, int index, int at,
-                          double best);
+  void pruned_follow_up(const CandidateBlock& first, int k, const Board& base, Piece next, int index, int& at,
+                        double& best);
+  void rate_deferred(const CandidateBlock& first, const Board& base, Piece next, int& at, double& best);
   Decision decide_reachable(const Board& board, Piece current, Piece next, double tie_noise, CounterRng* noise);
   Decision decide_drops(const Board& board, Piece current, Piece next, double tie_noise, CounterRng* noise);
   Decision decide_drops_2ply(const Board& board, Piece current, Piece next);
@@ -95,6 +97,16 @@ class Searcher {
   // placement may leave reachable (find_reachable_bound), found on the first need per decision.
   std::unique_ptr<ReachableBound> bound2_;
   bool bound2_found_ = false;
+  // The placements under the drops that the bound allows after several pruned first placements,
+  // gathered into one block to be rated at once (rate_deferred), and whose they are: the first
+  // placement (block index k, decision index), its lanes, and the best of its rare drops.
+  struct Deferred {
+    int k, index, lane, count;
+    double upper;
+  };
+  std::unique_ptr<CandidateBlock> tucks_;
+  std::array<Deferred, kBlockCapacity> deferred_;
+  int deferred_count_ = 0;
   // Linear policies: rates greedy drop placements, and the second ply of 2-ply when rows clear
   // between the plies and its placements are the drops (always under drop placements; under
   // reachable ones where reachable_are_drops holds, and the rare drops of pruned first

@@ -13,7 +13,7 @@ namespace tb {
   void materialize(CandidateBlock& block, const Board& board, Piece piece, Geometry g, Overflow overflow, \
                    PlyCarry carry);                                                                      \
   void materialize_rows(CandidateBlock& block, const Board& board, const Placement* placements, int n,   \
-                        Geometry g, Overflow overflow, PlyCarry carry);                                  \
+                        Geometry g, Overflow overflow, PlyCarry carry, int at);                          \
   }
 TB_DECLARE_MATERIALIZE(v4)
 TB_DECLARE_MATERIALIZE(v3)

@@ -22,8 +22,9 @@ struct SearchKernels {
   const char* isa;  // "x86-64-v4", "x86-64-v3", "x86-64-v2" or "reference"
   void (*materialize)(CandidateBlock& block, const Board& board, Piece piece, Geometry g,
                       Overflow overflow, PlyCarry carry);
+  // Placements locked at their rows into lanes [at, at + n); the lanes before `at` are kept.
   void (*materialize_rows)(CandidateBlock& block, const Board& board, const Placement* placements,
-                           int n, Geometry g, Overflow overflow, PlyCarry carry);
+                           int n, Geometry g, Overflow overflow, PlyCarry carry, int at);
   // score[k] = sum over terms of weight x values[slot][k], in term order; -infinity when
   // terminal[k].
   void (*sum_terms)(CandidateBlock& block, const LinearTerm* terms, int term_count);
