@@ -663,7 +663,9 @@ TEST(ReachableBound, HoldsEveryPlacementUnderTheDropsOfBoardsWithMoreCells) {
               rests = rests || (more.cols[r.placement.column + c] & (cells >> 1) & ~cells);
             }
             ASSERT_TRUE(rests) << "does not rest on the board";
-            if (i > 0) ASSERT_LT(got_keys[i - 1], got_keys[i]) << "out of order";
+            if (i > 0) {
+              ASSERT_LT(got_keys[i - 1], got_keys[i]) << "out of order";
+            }
           }
           int reached_tucks = 0;
           for (int i = 0; i < bfs->count; ++i) {

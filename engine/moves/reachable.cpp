@@ -513,10 +513,10 @@ void find_reachable_bound(const Board& b, Geometry g, Piece p, int spawn_row, Ro
   out.low = !out.block_out && highest_top(b, g, heights) <= g.height - 4;
   if (!out.low) return;
   for (int r = 0; r < (p == O ? 1 : 4); ++r) {
-    const std::uint64_t highest = highest_state(p, r, g);
+    out.highest[r] = highest_state(p, r, g);
     out.lock_slots[r] = 0;
     for (int xs = kXBias - 4; xs <= g.width + kXBias; ++xs) {  // [lo - 2, hi + 2]
-      out.locks[r][xs] = locks_under_drop(out.reach[r][xs], fit[r][xs], highest);
+      out.locks[r][xs] = locks_under_drop(out.reach[r][xs], fit[r][xs], out.highest[r]);
       out.lock_slots[r] |= std::uint32_t{out.locks[r][xs] != 0} << xs;
     }
   }
@@ -528,10 +528,20 @@ int placements_under_drops_within(const ReachableBound& bound, const Board& afte
   out.piece = p;
   out.block_out = bound.block_out;
   if (bound.block_out) return 0;
-  std::array<int, kMaxWidth> heights;
-  const int top = highest_top(after, g, heights);
-  if (!bound.low || top > g.height - 4) {
+  // The columns `after` changed; whether one of them reaches the top 4 rows.
+  std::uint32_t changed = 0;
+  bool high = !bound.low;
+  DepthColumns col = bound.depth_cols;
+  for (int c = 0; c < g.width; ++c)
+    if (after.cols[c] != bound.board.cols[c]) {
+      changed |= 1u << c;
+      col[c + 2] = depth_column(after.cols[c], g);
+      high = high || column_height(after.cols[c]) > g.height - 4;
+    }
+  if (high) {
     // A drop's row by the column heights (it may not be on the board).
+    std::array<int, kMaxWidth> heights;
+    highest_top(after, g, heights);
     StateWords fit;
     build_depth_fit(after, g, p, fit);
     return read_locks(
@@ -545,13 +555,6 @@ int placements_under_drops_within(const ReachableBound& bound, const Board& afte
   // No column reaches the top 4 rows, on the bound's board or on `after`: the bound's locks
   // (locks_under_drop) hold wherever a state's box covers no column that changed; the others
   // are found again here.  Most boards have no lock left: no placement then.
-  std::uint32_t changed = 0;
-  DepthColumns col = bound.depth_cols;
-  for (int c = 0; c < g.width; ++c)
-    if (after.cols[c] != bound.board.cols[c]) {
-      changed |= 1u << c;
-      col[c + 2] = depth_column(after.cols[c], g);
-    }
   const std::uint32_t on_board = ((1u << (g.width + 1)) - 1) << (kXBias - 2);  // slots [lo, hi]
   std::array<std::uint32_t, 4> again{}, held{};  // per rotation: slots found again, slots with a lock
   std::array<std::array<std::uint64_t, kXSlots>, 4> found;  // at the slots of `again`
@@ -560,10 +563,9 @@ int placements_under_drops_within(const ReachableBound& bound, const Board& afte
     for (srs::Offset c : cells) again[r] |= (changed << kXBias) >> c.dx;  // a cell in a changed column
     again[r] &= on_board;
     held[r] = bound.lock_slots[r] & ~again[r];
-    const std::uint64_t highest = highest_state(p, r, g);
     for (std::uint32_t slots = again[r]; slots; slots &= slots - 1) {
       const int xs = std::countr_zero(slots);
-      found[r][xs] = locks_under_drop(bound.reach[r][xs], depth_fit(col, cells, xs), highest);
+      found[r][xs] = locks_under_drop(bound.reach[r][xs], depth_fit(col, cells, xs), bound.highest[r]);
       held[r] |= std::uint32_t{found[r][xs] != 0} << xs;
     }
   }

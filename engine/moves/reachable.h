@@ -82,12 +82,14 @@ struct ReachableBound {
   reach::StateWords reach;  // find_reachable_placements' depth-bit layout
   // What placements_under_drops_within reuses: b, its columns in depth bits, and, where no
   // column of b reaches the top 4 rows (`low`), the locks on b that `reach` allows less the
-  // drops', and per rotation the x slots (one bit each) that hold any.
+  // drops', per rotation the x slots (one bit each) that hold any, and the depth bit of the
+  // highest state on the board.
   Board board;
   std::array<std::uint64_t, kMaxWidth + 4> depth_cols;
   bool low = false;
   reach::StateWords locks;
   std::array<std::uint32_t, 4> lock_slots;
+  std::array<std::uint64_t, 4> highest;
 };
 void find_reachable_bound(const Board& b, Geometry g, Piece p, int spawn_row, RotationSystem rs,
                           ReachableBound& out);
