@@ -257,11 +257,12 @@ Decision Searcher::decide_drops_2ply(const Board& board, Piece current, Piece ne
 // board values (one kernel call) bound every quiet drop second ply after each first placement
 // that cleared nothing (quiet_bounds), and where that bound cannot beat the best so far (or only
 // ties it from a later index), the quiet drops are not rated: only the rare drops
-// (DropScorer::rate_rare) and the placements under the drops (tucks and spins, every one
-// rated).  A pruned first placement's score is then at most its rating, and exact wherever it
-// could still win, so the first placement with the highest rating is chosen, as without
-// pruning.  The block's best first-ply rating is visited first (a high score early), then the
-// rest in index order; `at` and `best` carry the best so far (at < 0: none) across blocks.
+// (DropScorer::rate_rare) and the placements under the drops, or a superset of them
+// (pruned_follow_up, rate_deferred: rated after the block's other first placements).  A
+// pruned first placement is then offered only with its exact score, wherever it could still
+// win, so the first placement with the highest rating is chosen, as without pruning.  The
+// block's best first-ply rating is visited first (a high score early), then the rest in index
+// order; `at` and `best` carry the best so far (at < 0: none) across blocks.
 void Searcher::rate_pruned(CandidateBlock& b, const Board& base, Piece next, int from, int min_top, int& at,
                            double& best) {
   evaluator_->score(b);  // the boards' values, and the first ply's ratings for the order
