@@ -485,6 +485,11 @@ int highest_top(const Board& b, Geometry g, std::array<int, kMaxWidth>& heights)
   return top;
 }
 
+// Whether a column of height h stays out of the top 4 rows, where locks_under_drop's drop
+// (from the highest state, at most 4 rows tall) holds: what find_reachable_bound keeps its
+// locks for, and what placements_under_drops_within reuses them on.
+bool below_top_rows(int h, Geometry g) { return h <= g.height - 4; }
+
 }  // namespace
 
 int find_reachable_placements(const Board& b, Geometry g, Piece p, int spawn_row, RotationSystem rs,
@@ -510,7 +515,7 @@ void find_reachable_bound(const Board& b, Geometry g, Piece p, int spawn_row, Ro
   out.block_out = !flood_from_spawn<true>(flood, g, p, spawn_row);
   out.reach = flood.reach;  // slots outside [lo - 2, hi + 2] are never read
   std::array<int, kMaxWidth> heights;
-  out.low = !out.block_out && highest_top(b, g, heights) <= g.height - 4;
+  out.low = !out.block_out && below_top_rows(highest_top(b, g, heights), g);
   if (!out.low) return;
   for (int r = 0; r < (p == O ? 1 : 4); ++r) {
     out.highest[r] = highest_state(p, r, g);
@@ -536,14 +541,14 @@ int placements_under_drops_within(const ReachableBound& bound, const Board& afte
     if (after.cols[c] != bound.board.cols[c]) {
       changed |= 1u << c;
       col[c + 2] = depth_column(after.cols[c], g);
-      high = high || column_height(after.cols[c]) > g.height - 4;
+      high = high || !below_top_rows(column_height(after.cols[c]), g);
     }
   if (high) {
     // A drop's row by the column heights (it may not be on the board).
     std::array<int, kMaxWidth> heights;
     highest_top(after, g, heights);
     StateWords fit;
-    build_depth_fit(after, g, p, fit);
+    build_depth_fit(col, g, p, fit);  // `after`'s depth columns, patched above
     return read_locks(
         g, p, out, [&](int r, int xs) { return bound.reach[r][xs] & fit[r][xs] & ~(fit[r][xs] >> 1); },
         [&](int o, int c) {
