@@ -707,12 +707,22 @@ class DropPass {
         put(SLOT_ROWS_WITH_HOLES, V::as_int(V::popcnt(any)));
       }
       if (groups & G_ROW_TRANSITIONS) {
-        U filled_sides = zero;  // 2 x Wd parts of at most 4 cells each: one reduction
-        for (int i = 0; i < Wd; ++i) {
-          filled_sides = filled_sides + V::part(loadu<V>(col_ + base + i - 1) & V::shl(U(side_left[i]), yu));
-          filled_sides = filled_sides + V::part(loadu<V>(col_ + base + i + 1) & V::shl(U(side_right[i]), yu));
+        U filled_sides = zero;
+        if constexpr (V::kBytes && !V::kNativePopcnt) {
+          // A side's neighbour cells brought down to the low nibble: (col >> y) & side has at
+          // most 4 bits, all in byte 0 (the other bytes 0), so one table lookup is its count.
+          const U counts = V::nibble_table([](int c) { return std::popcount(static_cast<unsigned>(c)); });
+          for (int i = 0; i < Wd; ++i) {
+            filled_sides = filled_sides + V::lookup(counts, V::shr(loadu<V>(col_ + base + i - 1), yu) & U(side_left[i]));
+            filled_sides = filled_sides + V::lookup(counts, V::shr(loadu<V>(col_ + base + i + 1), yu) & U(side_right[i]));
+          }
+        } else {
+          for (int i = 0; i < Wd; ++i) {  // 2 x Wd parts of at most 4 cells each: one reduction
+            filled_sides = filled_sides + V::part(loadu<V>(col_ + base + i - 1) & V::shl(U(side_left[i]), yu));
+            filled_sides = filled_sides + V::part(loadu<V>(col_ + base + i + 1) & V::shl(U(side_right[i]), yu));
+          }
+          filled_sides = V::total(filled_sides);
         }
-        filled_sides = V::total(filled_sides);
         put(SLOT_ROW_TRANSITIONS, I(t_.rt + sides) - V::as_int(filled_sides + filled_sides));
       }
       if (groups & (G_WELLS | G_WELLS_FAST)) wells<V>(base, nc, nh, y, bottom);
