@@ -167,14 +167,40 @@ class DropPass {
   static typename V::I loadi(const std::int32_t* p) {
     return V::I::load_unaligned(p);
   }
-  // Sum of the lanes (xsimd::hadd warns inside GCC 12's AVX-512 headers).
-  static Word lane_sum(U v) {
+  // Sum, OR and signed maximum of the lanes (xsimd::hadd warns inside GCC 12's AVX-512
+  // headers): by halves in registers where the lanes fit 128-bit halves, else through memory.
+  enum class Fold { add, bit_or, max };
+  template <Fold F>
+  static Word lane_fold(U v) {
+#if defined(__SSE4_1__)
+    if constexpr (N == 4 || N == 8) {
+      const auto op = [](__m128i a, __m128i b) {
+        if constexpr (F == Fold::add) return _mm_add_epi32(a, b);
+        else if constexpr (F == Fold::bit_or) return _mm_or_si128(a, b);
+        else return _mm_max_epi32(a, b);
+      };
+      __m128i x;
+#if defined(__AVX2__)
+      if constexpr (N == 8) x = op(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+      else
+#endif
+        x = v;
+      x = op(x, _mm_shuffle_epi32(x, 0x4E));
+      x = op(x, _mm_shuffle_epi32(x, 0xB1));
+      return static_cast<Word>(_mm_cvtsi128_si32(x));
+    }
+#endif
     alignas(64) Word a[N];
     v.store_aligned(a);
-    Word s = 0;
-    for (int l = 0; l < N; ++l) s += a[l];
+    Word s = F == Fold::max ? Word{0x80000000u} : Word{0};
+    for (int l = 0; l < N; ++l) {
+      if constexpr (F == Fold::add) s += a[l];
+      else if constexpr (F == Fold::bit_or) s |= a[l];
+      else s = static_cast<Word>(std::max(static_cast<std::int32_t>(s), static_cast<std::int32_t>(a[l])));
+    }
     return s;
   }
+  static Word lane_sum(U v) { return lane_fold<Fold::add>(v); }
   // Bit l set where lane l of `b` holds (32-bit integer or double lanes).
   template <class T, class Arch>
   static std::uint64_t lane_bits(xsimd::batch_bool<T, Arch> b) {
@@ -281,6 +307,13 @@ class DropPass {
     std::int32_t* hs = Keep ? h_ : local_h;
     U sum_ct(0u), sum_holes(0u), sum_depth(0u), sum_rt(0u), sum_wells(0u), sum_fast(0u), hole_rows(0u);
     U last_h(0u);  // the heights of the last vector: of the whole board when it fits one
+    // Below 16 lanes the heights' sum and maximum are folded in the loop (16 lanes: the board
+    // fits one vector, reduce_one_vector, up to 12 columns).
+    constexpr bool kFoldHeights = N < 16;
+    I agg_h(0), max_h(0);
+    alignas(64) std::int32_t lane_index[N];
+    if constexpr (kFoldHeights)
+      for (int l = 0; l < N; ++l) lane_index[l] = l;
     for (int j = 1; j < W + kPad + 1; j += N) {
       // lcr: the one vector's columns already in registers (padded indices 0.., 1.., 2..).
       const U l = lcr ? lcr[0] : loadu(col + j - 1), c = lcr ? lcr[1] : loadu(col + j);
@@ -288,6 +321,12 @@ class DropPass {
       const U h = L::bit_width(c), filled = L::popcnt(c);
       last_h = h;
       L::as_int(h).store_unaligned(hs + j);
+      if constexpr (kFoldHeights) {
+        const I index = I::load_aligned(lane_index) + I(j);  // padded index: columns kPad .. W + kPad - 1
+        const I column_h = xsimd::select((index >= I(kPad)) & (index < I(W + kPad)), L::as_int(h), I(0));
+        agg_h = agg_h + column_h;
+        max_h = xsimd::max(max_h, column_h);
+      }
       const U holes = h - filled;
       if (Keep) L::as_int(holes).store_unaligned(holes_ + j);
       sum_holes = sum_holes + holes;
@@ -326,13 +365,16 @@ class DropPass {
     const Word a = lane_sum(sum_ct | (sum_holes << 16)), d = lane_sum(sum_depth | (sum_rt << 16));
     const Word w = lane_sum(sum_wells | (sum_fast << 16));
     unpack(a, d, w, t);
-    alignas(64) Word hr[N];
-    hole_rows.store_aligned(hr);
-    for (int l = 0; l < N; ++l) t.hole_rows |= hr[l];
+    t.hole_rows = lane_fold<Fold::bit_or>(hole_rows);
     // Heights: sum, maximum, and the pairs of neighbouring columns (pair j = indices j-1, j).
-    for (int c = 0; c < W; ++c) {
-      t.agg += hs[c + kPad];
-      t.max = std::max(t.max, hs[c + kPad]);
+    if constexpr (kFoldHeights) {
+      t.agg = static_cast<std::int32_t>(lane_sum(L::as_uint(agg_h)));
+      t.max = static_cast<std::int32_t>(lane_fold<Fold::max>(L::as_uint(max_h)));
+    } else {
+      for (int c = 0; c < W; ++c) {
+        t.agg += hs[c + kPad];
+        t.max = std::max(t.max, hs[c + kPad]);
+      }
     }
     if (groups & (G_BUMPINESS | G_DIVERSITY)) {
       if (Keep) {
@@ -437,7 +479,10 @@ class DropPass {
       fill_lanes(left_and_, ~Word{0});
       fill_lanes(right_and_, ~Word{0});
       for (int c = 0; c < W; ++c) left_and_[c + kPad + 1] = left_and_[c + kPad] & col_[c + kPad];
-      for (int j = W + kPad + 1; j < kPadded; ++j) left_and_[j] = left_and_[W + kPad];
+      const Word all = left_and_[W + kPad];
+      int j = W + kPad + 1;
+      for (; j % N; ++j) left_and_[j] = all;
+      for (; j < kPadded; j += N) U(all).store_aligned(left_and_ + j);
       for (int c = W - 1; c >= 0; --c) right_and_[c + kPad] = right_and_[c + kPad + 1] & col_[c + kPad];
     }
     // Walls count as height 0 for the candidates, so that the lanes past a row never shift by
