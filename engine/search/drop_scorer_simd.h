@@ -335,14 +335,33 @@ class DropPass {
       hole_rows = hole_rows | ((L::shl(U(1u), h) - U(1u)) & ~c);  // walls: h = 32
       sum_rt = sum_rt + L::popcnt((l ^ c) & rows);
       if (want_wells) {
-        U planes[kRunPlanes];
-        run_planes(c, h, rows, planes);
-        const U w = weigh(l & r & ~c & rows, planes);
-        sum_wells = sum_wells + w;
-        if (Keep) {
-          for (int p = 0; p < kRunPlanes; ++p) planes[p].store_unaligned(planes_[p] + j);
-          w.store_unaligned(wells_ + j);
+        const U cells = l & r & ~c & rows;
+        U w;
+        if constexpr (L::kBytes && !L::kNativePopcnt) {
+          // Byte-table popcounts: the well cells above the top weigh r - h + 1 at row r, the
+          // weighted popcount of the cells shifted down by h (rows' wells do the same); only
+          // well cells in a run of holes (few vectors have one) need the run planes, which the
+          // rows read only for those cells too.
+          typename L::Weighted open;
+          L::add_weighted(open, L::shr(cells, h));
+          w = L::weighted_total(open);
+          const U in_holes = cells & (L::shl(U(1u), h) - U(1u));
+          if (Keep || !L::none(in_holes)) {
+            U planes[kRunPlanes];
+            run_planes(c, h, rows, planes);
+            if (!L::none(in_holes)) w = w + weigh(in_holes, planes);
+            if (Keep)
+              for (int p = 0; p < kRunPlanes; ++p) planes[p].store_unaligned(planes_[p] + j);
+          }
+        } else {
+          U planes[kRunPlanes];
+          run_planes(c, h, rows, planes);
+          w = weigh(cells, planes);
+          if (Keep)
+            for (int p = 0; p < kRunPlanes; ++p) planes[p].store_unaligned(planes_[p] + j);
         }
+        sum_wells = sum_wells + w;
+        if (Keep) w.store_unaligned(wells_ + j);
       }
       if (want_fast) {
         U w(0u), f(0u);
