@@ -66,6 +66,16 @@ class DropPass {
 
   // Whether the padded board fits one AVX-512 register (boards up to 12 columns): then the base
   // board's column pass, its full-row masks and the rare candidates work in registers.
+  // Whether the padded board fits two 8-lane registers (AVX2 without AVX-512, boards up to 12
+  // columns): then the base board's column pass and full-row masks work in registers
+  // (load_base_in_two_registers).
+  bool two_registers() const {
+#if defined(__AVX2__) && !defined(__AVX512F__)
+    if constexpr (N == 8) return W_ + 2 * kPad <= 2 * N;
+#endif
+    return false;
+  }
+
   bool one_register() const {
 #if defined(__AVX512F__)
     if constexpr (N == 16) return W_ + 2 * kPad <= N;
@@ -315,9 +325,11 @@ class DropPass {
     if constexpr (kFoldHeights)
       for (int l = 0; l < N; ++l) lane_index[l] = l;
     for (int j = 1; j < W + kPad + 1; j += N) {
-      // lcr: the one vector's columns already in registers (padded indices 0.., 1.., 2..).
-      const U l = lcr ? lcr[0] : loadu(col + j - 1), c = lcr ? lcr[1] : loadu(col + j);
-      const U r = lcr ? lcr[2] : loadu(col + j + 1);
+      // lcr: the columns already in registers, three vectors a step (padded indices j - 1..,
+      // j.., j + 1..).
+      const U* v = lcr ? lcr + 3 * ((j - 1) / N) : nullptr;
+      const U l = v ? v[0] : loadu(col + j - 1), c = v ? v[1] : loadu(col + j);
+      const U r = v ? v[2] : loadu(col + j + 1);
       const U h = L::bit_width(c), filled = L::popcnt(c);
       last_h = h;
       L::as_int(h).store_unaligned(hs + j);
@@ -490,6 +502,10 @@ class DropPass {
       if (features) t_ = column_pass<true>(col_, neighbours(padded).data());
       and_scans(padded);
 #endif
+#if defined(__AVX2__) && !defined(__AVX512F__)
+    } else if (two_registers()) {
+      load_base_in_two_registers(b, features);
+#endif
     } else {
       for (int c = 0; c < W; ++c) col_[c + kPad] = b.cols[c];
       if (features) t_ = column_pass<true>(col_);
@@ -517,6 +533,75 @@ class DropPass {
       for (int j = kPadded - 2; j >= 0; --j) div_suf_[j] = div_suf_[j + 1] | div_[j];
     }
   }
+
+#if defined(__AVX2__) && !defined(__AVX512F__)
+  // Lanes k .. k + 7 of the 16 lanes a, b (0 < k < 8): a's upper half and b's lower half
+  // joined, then a byte shift within each half.
+  template <int K>
+  static U lanes_after(U a, U b) {
+    if constexpr (K < 4) return U(_mm256_alignr_epi8(_mm256_permute2x128_si256(a, b, 0x21), a, 4 * K));
+    else return U(_mm256_alignr_epi8(b, _mm256_permute2x128_si256(a, b, 0x21), 4 * (K - 4)));
+  }
+
+  // load_base with the padded board in two 8-lane registers (padded indices 0-7 and 8-15): its
+  // column pass reads them and their shifts, and the full-row masks are a prefix and a suffix
+  // AND across the 16 lanes in registers, not scalar chains through memory after scalar stores
+  // (the vector loads of the column pass waited for those).
+  void load_base_in_two_registers(const Board& b, bool features) {
+    const __m256i index = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const U ones(~Word{0});
+    const auto in_board = [&](int first) {  // lanes whose padded index first + l is a column
+      const __m256i at = _mm256_add_epi32(index, _mm256_set1_epi32(first - kPad));
+      return U(_mm256_andnot_si256(_mm256_cmpgt_epi32(_mm256_setzero_si256(), at),
+                                   _mm256_cmpgt_epi32(_mm256_set1_epi32(W_), at)));
+    };
+    const __m256i cols0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b.cols.data()));      // columns 0-7
+    const __m256i cols6 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b.cols.data() + 6));  // 6-13
+    const U lo_cols(_mm256_permutevar8x32_epi32(cols0, _mm256_sub_epi32(index, _mm256_set1_epi32(kPad))));
+    const U lo = xsimd::select(in_board(0) != U(0u), lo_cols, ones);
+    const U hi = xsimd::select(in_board(N) != U(0u), U(cols6), ones);
+    lo.store_aligned(col_);
+    hi.store_aligned(col_ + N);
+    if (features) {
+      const U lcr[6] = {lo, lanes_after<1>(lo, hi), lanes_after<2>(lo, hi),
+                        hi, lanes_after<1>(hi, ones), lanes_after<2>(hi, ones)};
+      t_ = column_pass<true>(col_, lcr);
+    }
+    // Prefix AND within each register (lane l: lanes 0 .. l), then across them.
+    const auto before = [&](U x, int k) {  // lane l: x[l - k], ones below k
+      const __m256i at = _mm256_sub_epi32(index, _mm256_set1_epi32(k));
+      const U moved(_mm256_permutevar8x32_epi32(x, at));
+      return xsimd::select(U(_mm256_cmpgt_epi32(_mm256_set1_epi32(k), index)) != U(0u), ones, moved);
+    };
+    const auto after = [&](U x, int k) {  // lane l: x[l + k], ones from 8 - k
+      const __m256i at = _mm256_add_epi32(index, _mm256_set1_epi32(k));
+      const U moved(_mm256_permutevar8x32_epi32(x, at));
+      return xsimd::select(U(_mm256_cmpgt_epi32(at, _mm256_set1_epi32(N - 1))) != U(0u), ones, moved);
+    };
+    U up_lo = lo, up_hi = hi, down_lo = lo, down_hi = hi;
+    for (int k = 1; k < N; k *= 2) {
+      up_lo = up_lo & before(up_lo, k);
+      up_hi = up_hi & before(up_hi, k);
+      down_lo = down_lo & after(down_lo, k);
+      down_hi = down_hi & after(down_hi, k);
+    }
+    const U all_lo(_mm256_permutevar8x32_epi32(up_lo, _mm256_set1_epi32(N - 1)));
+    up_hi = up_hi & all_lo;                                                      // lanes 0 .. 8 + l
+    down_lo = down_lo & U(_mm256_permutevar8x32_epi32(down_hi, _mm256_setzero_si256()));  // lanes l .. 15
+    // left_and_[j]: lanes before j; right_and_[j]: lanes j on.
+    const U left_hi = xsimd::select(U(_mm256_cmpeq_epi32(index, _mm256_setzero_si256())) != U(0u), all_lo,
+                                    before(up_hi, 1));
+    before(up_lo, 1).store_aligned(left_and_);
+    left_hi.store_aligned(left_and_ + N);
+    down_lo.store_aligned(right_and_);
+    down_hi.store_aligned(right_and_ + N);
+    const U all(_mm256_permutevar8x32_epi32(up_hi, _mm256_set1_epi32(N - 1)));
+    for (int j = 2 * N; j < kPadded; j += N) {  // (col_ past index 15: load_base's fill)
+      all.store_aligned(left_and_ + j);
+      ones.store_aligned(right_and_ + j);
+    }
+  }
+#endif
 
   // A candidate the vector pass cannot rate (it clears rows, or its top is above quiet_top):
   // the move as drop() (engine/core/placement.h) makes it, then its features from scratch; the
