@@ -24,6 +24,7 @@
 #include <bit>
 #include <cassert>
 #include <limits>
+#include <utility>
 
 #include "drop_scorer.h"
 #include "features_simd.h"
@@ -97,6 +98,14 @@ class DropPass {
     out_ = &out;
     out.rare = 0;
     out.kept = 0;
+    if constexpr (!RareOnly) {
+      if (mode_ != DropMode::rare_only) {  // the move values every quiet candidate of this pass shares
+        const std::pair<int, std::int32_t> same[] = {{MOVE_ERODED, carry.eroded}, {MOVE_LINES, carry.lines},
+                                                     {MOVE_CONSTANT, 1}};
+        for (const auto& [slot, value] : same)
+          for (int x = 0; x < kMaxWidth + N; x += N) I(value).store_aligned(vals_[slot] + x);
+      }
+    }
     int k = 0;
     for (int oi = 0; oi < shapes.count; ++oi) {
       const Orientation& o = shapes.orientation[oi];
@@ -825,9 +834,6 @@ class DropPass {
         nh[i] = y + I(top[i]);
       }
       put(MOVE_LANDING_X2, y + y + I(o.height - 1));
-      put(MOVE_ERODED, I(carry.eroded));
-      put(MOVE_LINES, I(carry.lines));
-      put(MOVE_CONSTANT, I(1));
       if (groups & G_HOLES) {
         I v(t_.holes);
         for (int i = 0; i < Wd; ++i) v = v + gap[i];
