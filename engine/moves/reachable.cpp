@@ -479,12 +479,6 @@ std::uint64_t highest_state(Piece p, int r, Geometry g) {
   return std::uint64_t{1} << (kFloorDepth - (g.height - 1 - top_dy));
 }
 
-int highest_top(const Board& b, Geometry g, std::array<int, kMaxWidth>& heights) {
-  int top = 0;
-  for (int c = 0; c < g.width; ++c) top = std::max(top, heights[c] = column_height(b.cols[c]));
-  return top;
-}
-
 // Whether a column of height h stays out of the top 4 rows, where locks_under_drop's drop
 // (from the highest state, at most 4 rows tall) holds: what find_reachable_bound keeps its
 // locks for, and what placements_under_drops_within reuses them on.
@@ -514,8 +508,7 @@ void find_reachable_bound(const Board& b, Geometry g, Piece p, int spawn_row, Ro
   Flood flood(fit, kDepthKicks[static_cast<int>(rs)][p], g.width);
   out.block_out = !flood_from_spawn<true>(flood, g, p, spawn_row);
   out.reach = flood.reach;  // slots outside [lo - 2, hi + 2] are never read
-  std::array<int, kMaxWidth> heights;
-  out.low = !out.block_out && below_top_rows(highest_top(b, g, heights), g);
+  out.low = !out.block_out && below_top_rows(b.wall_height(g.width), g);
   if (!out.low) return;
   for (int r = 0; r < (p == O ? 1 : 4); ++r) {
     out.highest[r] = highest_state(p, r, g);
@@ -546,7 +539,7 @@ int placements_under_drops_within(const ReachableBound& bound, const Board& afte
   if (high) {
     // A drop's row by the column heights (it may not be on the board).
     std::array<int, kMaxWidth> heights;
-    highest_top(after, g, heights);
+    for (int c = 0; c < g.width; ++c) heights[c] = column_height(after.cols[c]);
     StateWords fit;
     build_depth_fit(col, g, p, fit);  // `after`'s depth columns, patched above
     return read_locks(

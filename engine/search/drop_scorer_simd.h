@@ -544,12 +544,12 @@ class DropPass {
   }
 
 #if defined(__AVX2__) && !defined(__AVX512F__)
-  // Lanes k .. k + 7 of the 16 lanes a, b (0 < k < 8): a's upper half and b's lower half
+  // Lanes k .. k + 7 of the 16 lanes a, b (0 < k <= 4): a's upper half and b's lower half
   // joined, then a byte shift within each half.
   template <int K>
   static U lanes_after(U a, U b) {
-    if constexpr (K < 4) return U(_mm256_alignr_epi8(_mm256_permute2x128_si256(a, b, 0x21), a, 4 * K));
-    else return U(_mm256_alignr_epi8(b, _mm256_permute2x128_si256(a, b, 0x21), 4 * (K - 4)));
+    static_assert(K > 0 && K <= 4);
+    return U(_mm256_alignr_epi8(_mm256_permute2x128_si256(a, b, 0x21), a, 4 * K));
   }
 
   // load_base with the padded board in two 8-lane registers (padded indices 0-7 and 8-15): its
