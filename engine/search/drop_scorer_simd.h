@@ -106,6 +106,7 @@ class DropPass {
           for (int x = 0; x < kMaxWidth + N; x += N) I(value).store_aligned(vals_[slot] + x);
       }
     }
+    best_clear();
     int k = 0;
     for (int oi = 0; oi < shapes.count; ++oi) {
       const Orientation& o = shapes.orientation[oi];
@@ -126,7 +127,7 @@ class DropPass {
       out.best_holes = -1;  // (the base board's totals were not counted)
       return;
     }
-    out.best = argmax(out.score.data(), k);
+    out.best = mode_ == DropMode::rare_only ? argmax(out.score.data(), k) : best_index();
     if (mode_ != DropMode::rare_only) measure_best(out);  // (the base board's totals were not counted)
   }
 
@@ -1053,13 +1054,95 @@ class DropPass {
     v.store_aligned(vals_[slot] + at_);
   }
 
-  // s[l] = sum over terms of weight x value of lane l, in term order, for lanes 0 .. M - 1 (M a
-  // multiple of 4): 8 lanes a vector with AVX-512, then 4 (written out: for M = 12 GCC's
-  // vectorizer took 8 lanes in a vector and the last 4 one at a time).  A product and a sum
-  // per term, no fused multiply-add, as the loop without intrinsics.
+  // The running best of the pass's scored candidates (the first highest rating), kept per
+  // lane in registers as each orientation is rated: score() folds its sums in while they are
+  // in registers (an argmax pass afterwards reloaded them across the stores that wrote them,
+  // which cannot forward, and its search for the index mispredicted once a decision).  Lane l
+  // keeps its highest rating and the first candidate that had it; best_index() takes the
+  // lowest candidate among the lanes with the highest.
+#if defined(__AVX512F__)
+  using Best = __m512d;
+#elif defined(__AVX__)
+  using Best = __m256d;
+#endif
+#if defined(__AVX__)
+  void best_clear() {
+#if defined(__AVX512F__)
+    best_score_ = _mm512_set1_pd(-std::numeric_limits<double>::infinity());
+    best_index_ = _mm512_setzero_pd();
+#else
+    best_score_ = _mm256_set1_pd(-std::numeric_limits<double>::infinity());
+    best_index_ = _mm256_setzero_pd();
+#endif
+  }
+
+  static constexpr int kBestLanes = sizeof(Best) / sizeof(double);
+
+  // One orientation's ratings, candidates k0 .. k0 + n - 1 in lanes 0 .. n - 1 of v[0], v[1],
+  // ... (kBestLanes a vector): their best first, then the pass's.
+  template <int G>
+  void fold(Best (&v)[G], int k0, int n) {
+    constexpr double kMinusInf = -std::numeric_limits<double>::infinity();
+    const int last = n - kBestLanes * (G - 1);  // lanes of v[G - 1] in the row: 1 .. kBestLanes
+#if defined(__AVX512F__)
+    const __m512d lane = _mm512_setr_pd(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m512d first = _mm512_add_pd(_mm512_set1_pd(k0), lane);
+    v[G - 1] = _mm512_mask_mov_pd(_mm512_set1_pd(kMinusInf), static_cast<__mmask8>((1u << last) - 1), v[G - 1]);
+    __m512d top = v[0], at = first;
+    for (int g = 1; g < G; ++g) {
+      const __mmask8 above = _mm512_cmp_pd_mask(v[g], top, _CMP_GT_OQ);
+      top = _mm512_mask_mov_pd(top, above, v[g]);
+      at = _mm512_mask_mov_pd(at, above, _mm512_add_pd(first, _mm512_set1_pd(kBestLanes * g)));
+    }
+    const __mmask8 above = _mm512_cmp_pd_mask(top, best_score_, _CMP_GT_OQ);
+    best_score_ = _mm512_mask_mov_pd(best_score_, above, top);
+    best_index_ = _mm512_mask_mov_pd(best_index_, above, at);
+#else
+    const __m256d lane = _mm256_setr_pd(0, 1, 2, 3);
+    const __m256d first = _mm256_add_pd(_mm256_set1_pd(k0), lane);
+    v[G - 1] = _mm256_blendv_pd(_mm256_set1_pd(kMinusInf), v[G - 1],
+                                _mm256_cmp_pd(lane, _mm256_set1_pd(last), _CMP_LT_OQ));
+    __m256d top = v[0], at = first;
+    for (int g = 1; g < G; ++g) {
+      const __m256d above = _mm256_cmp_pd(v[g], top, _CMP_GT_OQ);
+      top = _mm256_blendv_pd(top, v[g], above);
+      at = _mm256_blendv_pd(at, _mm256_add_pd(first, _mm256_set1_pd(kBestLanes * g)), above);
+    }
+    const __m256d above = _mm256_cmp_pd(top, best_score_, _CMP_GT_OQ);
+    best_score_ = _mm256_blendv_pd(best_score_, top, above);
+    best_index_ = _mm256_blendv_pd(best_index_, at, above);
+#endif
+  }
+
+  int best_index() const {
+#if defined(__AVX512F__)
+    const double top = _mm512_reduce_max_pd(best_score_);
+    const __mmask8 at_top = _mm512_cmp_pd_mask(best_score_, _mm512_set1_pd(top), _CMP_EQ_OQ);
+    return static_cast<int>(_mm512_mask_reduce_min_pd(at_top, best_index_));
+#else
+    __m256d top = _mm256_max_pd(best_score_, _mm256_permute2f128_pd(best_score_, best_score_, 1));
+    top = _mm256_max_pd(top, _mm256_permute_pd(top, 0b0101));
+    const __m256d at_top = _mm256_cmp_pd(best_score_, top, _CMP_EQ_OQ);
+    __m256d low = _mm256_blendv_pd(_mm256_set1_pd(std::numeric_limits<double>::infinity()), best_index_, at_top);
+    low = _mm256_min_pd(low, _mm256_permute2f128_pd(low, low, 1));
+    low = _mm256_min_pd(low, _mm256_permute_pd(low, 0b0101));
+    return static_cast<int>(_mm256_cvtsd_f64(low));
+#endif
+  }
+#else
+  void best_clear() {}
+  int best_index() const { return argmax(out_->score.data(), out_->count); }
+#endif
+
+  // score[k0 + l] = sum over terms of weight x value of lane l, in term order, for lanes 0 .. M -
+  // 1 (M a multiple of 4): 8 lanes a vector with AVX-512, then 4 (written out: for M = 12 GCC's
+  // vectorizer took 8 lanes in a vector and the last 4 one at a time).  A product and a sum per
+  // term, no fused multiply-add, as the loop without intrinsics.  Then the rare candidates among
+  // lanes 0 .. n - 1 through rare_score, and lanes 0 .. n - 1 folded into the running best.
   template <int M>
-  void sum_terms(double* s) const {
+  void sum_terms(int k0, [[maybe_unused]] int n, std::uint64_t rare, PlyCarry carry, DropScores& out) {
     static_assert(M % 4 == 0);
+    double* s = out.score.data() + k0;
 #if defined(__AVX__)
 #if defined(__AVX512F__)
     constexpr int M8 = M / 8;
@@ -1091,6 +1174,22 @@ class DropPass {
     for (int g = 0; g < M8; ++g) _mm512_storeu_pd(s + 8 * g, wide[g]);
 #endif
     for (int g = 0; g < M4; ++g) _mm256_storeu_pd(s + 8 * M8 + 4 * g, narrow[g]);
+    if (rare) {  // their ratings replace the lanes' sums
+      rate_rare(k0, rare, carry, out);
+#if defined(__AVX512F__)
+      for (int g = 0; g < M8; ++g) wide[g] = _mm512_loadu_pd(s + 8 * g);
+#endif
+      for (int g = 0; g < M4; ++g) narrow[g] = _mm256_loadu_pd(s + 8 * M8 + 4 * g);
+    }
+#if defined(__AVX512F__)
+    Best rows[M8 + M4];  // (at most one narrow group: widened, its lanes 4 .. 7 past the row)
+    for (int g = 0; g < M8; ++g) rows[g] = wide[g];
+    for (int g = 0; g < M4; ++g)
+      rows[M8 + g] = _mm512_insertf64x4(_mm512_set1_pd(-std::numeric_limits<double>::infinity()), narrow[g], 0);
+    fold(rows, k0, n);
+#else
+    fold(narrow, k0, n);
+#endif
 #else
     alignas(64) double acc[M];
     for (int l = 0; l < M; ++l) acc[l] = 0.0;
@@ -1100,22 +1199,20 @@ class DropPass {
       for (int l = 0; l < M; ++l) acc[l] += w * v[l];
     }
     for (int l = 0; l < M; ++l) s[l] = acc[l];
+    rate_rare(k0, rare, carry, out);
 #endif
   }
 
-  // score[k0 + x] = sum over terms of weight x value, in term order (sum_terms), for the n
-  // candidates of one orientation at once (every vector's sums side by side: each is a chain of
-  // dependent additions), in groups of 4 lanes (stored whole: the arrays run kDropLanes past the
-  // last candidate); rare candidates through rare_score.
+  // The n candidates of one orientation from k0 rated at once (every vector's sums side by
+  // side: each is a chain of dependent additions), in groups of 4 lanes (stored whole: the
+  // arrays run kDropLanes past the last candidate); rare candidates through rare_score.
   void score(int k0, int n, std::uint64_t rare, PlyCarry carry, DropScores& out) {
-    double* s = out.score.data() + k0;
     switch ((n + 3) / 4) {
-      case 1: sum_terms<4>(s); break;
-      case 2: sum_terms<8>(s); break;
-      case 3: sum_terms<12>(s); break;
-      default: static_assert(kMaxWidth <= 16); sum_terms<16>(s); break;
+      case 1: sum_terms<4>(k0, n, rare, carry, out); break;
+      case 2: sum_terms<8>(k0, n, rare, carry, out); break;
+      case 3: sum_terms<12>(k0, n, rare, carry, out); break;
+      default: static_assert(kMaxWidth <= 16); sum_terms<16>(k0, n, rare, carry, out); break;
     }
-    rate_rare(k0, rare, carry, out);
   }
 
   // The rare candidates of one orientation (bits of `rare`, from candidate k0) through rare_score.
@@ -1153,6 +1250,9 @@ class DropPass {
   alignas(64) std::int32_t bump_[kPadded];
   alignas(64) Word div_[kPadded], div_pre_[kPadded], div_suf_[kPadded];
   Totals t_;
+#if defined(__AVX__)
+  Best best_score_, best_index_;  // the running best (best_clear)
+#endif
   alignas(64) std::int32_t vals_[VALUE_SLOT_NB][kMaxWidth + N];  // per column x of the current orientation
 };
 
