@@ -318,7 +318,7 @@ class DropPass {
   // walls, and each index's row-transition pair with the one before it; walls add 0 to every
   // sum).  With Keep, the per-column values of the base board are kept for the candidates.
   template <bool Keep>
-  Totals column_pass(const Word* col, const U* lcr = nullptr) {
+  void column_pass(Totals& t, const Word* col, const U* lcr = nullptr) {
     const int W = W_;
     const U rows(rows_);
     const std::uint32_t groups = r_.groups;
@@ -394,13 +394,13 @@ class DropPass {
     }
     // Two sums per 32-bit lane sum: every per-lane sum is below 2^16 (at most 16 columns of at
     // most 29 transitions, 28 holes or cells, or 406 well cells).
-    Totals t;
+    t = Totals{};
 #if defined(__AVX512F__)
     if constexpr (N == 16)
       if (W + kPad <= N) {  // one vector: lane l holds padded index l + 1, column l - 1
         reduce_one_vector(sum_ct | (sum_holes << 16), sum_depth | (sum_rt << 16), sum_wells | (sum_fast << 16),
                           hole_rows, last_h, Keep, t);
-        return t;
+        return;
       }
 #endif
     const Word a = lane_sum(sum_ct | (sum_holes << 16)), d = lane_sum(sum_depth | (sum_rt << 16));
@@ -433,7 +433,6 @@ class DropPass {
         }
       }
     }
-    return t;
   }
 
 #if defined(__AVX512F__)
@@ -509,7 +508,7 @@ class DropPass {
 #if defined(__AVX512F__)
       const U padded = padded_board(b);
       padded.store_aligned(col_);
-      if (features) t_ = column_pass<true>(col_, neighbours(padded).data());
+      if (features) column_pass<true>(t_, col_, neighbours(padded).data());
       and_scans(padded);
 #endif
 #if defined(__AVX2__) && !defined(__AVX512F__)
@@ -518,7 +517,7 @@ class DropPass {
 #endif
     } else {
       for (int c = 0; c < W; ++c) col_[c + kPad] = b.cols[c];
-      if (features) t_ = column_pass<true>(col_);
+      if (features) column_pass<true>(t_, col_);
       // Rows full outside a span of columns: left_and_[j] = AND of the columns before index j,
       // right_and_[j] = AND of the columns from index j on.
       fill_lanes(left_and_, ~Word{0});
@@ -575,7 +574,7 @@ class DropPass {
     if (features) {
       const U lcr[6] = {lo, lanes_after<1>(lo, hi), lanes_after<2>(lo, hi),
                         hi, lanes_after<1>(hi, ones), lanes_after<2>(hi, ones)};
-      t_ = column_pass<true>(col_, lcr);
+      column_pass<true>(t_, col_, lcr);
     }
     // Prefix AND within each register (lane l: lanes 0 .. l), then across them.
     const auto before = [&](U x, int k) {  // lane l: x[l - k], ones below k
@@ -686,7 +685,7 @@ class DropPass {
         v.store_unaligned(col + j);
       }
     }
-    t = column_pass<false>(col);
+    column_pass<false>(t, col);
     if (t.max > wall_limit(r_.overflow, r_.geometry)) return false;  // t.max: the wall height
     Board& kept = keep(k, m, t);
     kept = Board{};
@@ -731,7 +730,7 @@ class DropPass {
       padded = remove_rows_lanes(U(padded), full);
       padded = _mm512_mask_mov_epi32(ones, board_lanes, padded);  // the walls lost their top bit
     }
-    t = column_pass<false>(nullptr, neighbours(U(padded)).data());
+    column_pass<false>(t, nullptr, neighbours(U(padded)).data());
     if (t.max > wall_limit(r_.overflow, r_.geometry)) return false;  // t.max: the wall height
     _mm512_storeu_si512(keep(k, m, t).cols.data(),
                         _mm512_maskz_mov_epi32(static_cast<__mmask16>((1u << W_) - 1), _mm512_alignr_epi32(ones, padded, kPad)));
