@@ -694,11 +694,18 @@ class DropPass {
   }
 
 #if defined(__AVX512F__)
-  // Lane l: padded index l of board b (column l - kPad; the walls all ones).
+  // Lane l: padded index l of board b (column l - kPad; the walls all ones), from a load per
+  // column: the game loop and the 2-ply search write the board a column at a time just before,
+  // and a vector load across such stores waits until they reach the cache.
   U padded_board(const Board& b) const {
-    const __m512i ones = _mm512_set1_epi32(-1);
-    const __m512i cols = _mm512_mask_loadu_epi32(ones, static_cast<__mmask16>((1u << W_) - 1), b.cols.data());
-    return U(_mm512_alignr_epi32(cols, ones, 16 - kPad));
+    static_assert(kPad == 2);
+    const Word* c = b.cols.data();
+    const __m512i cols = _mm512_set_epi32(-1, -1, static_cast<int>(c[11]), static_cast<int>(c[10]),
+                                          static_cast<int>(c[9]), static_cast<int>(c[8]), static_cast<int>(c[7]),
+                                          static_cast<int>(c[6]), static_cast<int>(c[5]), static_cast<int>(c[4]),
+                                          static_cast<int>(c[3]), static_cast<int>(c[2]), static_cast<int>(c[1]),
+                                          static_cast<int>(c[0]), -1, -1);
+    return U(_mm512_mask_mov_epi32(_mm512_set1_epi32(-1), static_cast<__mmask16>(((1u << W_) - 1) << kPad), cols));
   }
 
   // column_pass's input from a padded board in one register: lane l holds padded indices l,
@@ -719,7 +726,7 @@ class DropPass {
     const int first = pl.column + kPad;  // padded index of the piece's first column
     const __m512i ones = _mm512_set1_epi32(-1);
     const __mmask16 board_lanes = static_cast<__mmask16>(((1u << W_) - 1) << kPad);
-    __m512i padded = padded_board(board_);
+    __m512i padded = U::load_aligned(col_);  // (load_base's padded_board(board_))
     const __m512i shape = _mm512_maskz_loadu_epi32(static_cast<__mmask16>((1u << o.width) - 1), o.mask.data());
     const __m512i at = _mm512_sub_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
                                         _mm512_set1_epi32(first));
