@@ -179,17 +179,21 @@ Decision Searcher::decide_drops(const Board& board, Piece current, Piece /*next*
   return drop_decision(*drops_, board, current, best);
 }
 
-// The board after candidate k of the scorer's last pass on `board` that does not end the game
-// (a quiet one: the board plus the piece; a rare one: the board the pass kept).
-Board Searcher::board_after(const DropScorer& scorer, const Board& board, Piece current, int k) {
+// `after`: the board after candidate k of the scorer's last pass on `board` that does not end
+// the game (a quiet one: the board plus the piece; a rare one: the board the pass kept).  Built
+// in place: a copy of a board just changed a column at a time would load it in vectors across
+// those stores, which waits until they reach the cache.
+void Searcher::board_after(const DropScorer& scorer, const Board& board, Piece current, int k, Board& after) {
   const DropScores& s = scorer.scores();
-  if ((s.kept >> k) & 1) return s.boards[k];
+  if ((s.kept >> k) & 1) {
+    after = s.boards[k];
+    return;
+  }
   assert(!((s.rare >> k) & 1));
-  Board after = board;
+  after = board;
   const Placement pl = scorer.placement(current, k);
   const Orientation& o = kShapes[current].orientation[pl.orientation];
   for (int i = 0; i < o.width; ++i) after.cols[pl.column + i] |= o.mask[i] << pl.row;
-  return after;
 }
 
 // Candidate k of the scorer's last pass on `board`, played: the board the pass built when it
@@ -205,7 +209,7 @@ Decision Searcher::drop_decision(const DropScorer& scorer, const Board& board, P
     d.lines = m.lines;
     d.game_over = m.game_over;
   } else {
-    d.board = board_after(scorer, board, current, k);
+    board_after(scorer, board, current, k, d.board);
     d.lines = (s.kept >> k) & 1 ? s.lines[k] : 0;
   }
   if (k == s.best && s.best_holes >= 0) {
@@ -243,7 +247,8 @@ Decision Searcher::decide_drops_2ply(const Board& board, Piece current, Piece ne
       // docs/rules.md: the first ply's cleared rows are gone, and count in the pair's lines
       // and eroded cells.
       const PlyCarry carry = (first.kept >> k) & 1 ? PlyCarry{first.lines[k], first.eroded[k]} : PlyCarry{};
-      const Board after = board_after(*drops1_, board, current, k);
+      Board after;
+      board_after(*drops1_, board, current, k, after);
       const DropScores& s = pruned ? drops_->rate_rare(after, next, carry) : drops_->rate(after, next, carry);
       score = best_rating(s);
     }

@@ -85,7 +85,7 @@ class Searcher {
   Decision decide_drops(const Board& board, Piece current, Piece next, double tie_noise, CounterRng* noise);
   Decision decide_drops_2ply(const Board& board, Piece current, Piece next);
   Decision drop_decision(const DropScorer& scorer, const Board& board, Piece current, int k);
-  static Board board_after(const DropScorer& scorer, const Board& board, Piece current, int k);
+  static void board_after(const DropScorer& scorer, const Board& board, Piece current, int k, Board& after);
   static Decision decision_of(const CandidateBlock& block, int k);
 
   Rules rules_;
