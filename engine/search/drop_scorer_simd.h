@@ -131,8 +131,8 @@ class DropPass {
     if (mode_ != DropMode::rare_only) measure_best(out);  // (the base board's totals were not counted)
   }
 
-  // The holes and wall height of the board after the best candidate (the game loop's counters),
-  // from the base board's values and the piece's columns, or from a rare candidate's pass.
+  // The holes and wall height of the board after the best candidate (the game loop's counters):
+  // a quiet candidate's from its row (holes_at_, height_at_), a rare one's from its pass.
   void measure_best(DropScores& out) const {
     const int k = out.best;
     out.best_holes = -1;
@@ -143,17 +143,8 @@ class DropPass {
       return;
     }
     if ((out.rare >> k) & 1) return;  // the move ends the game
-    int oi = 0;
-    while (oi + 1 < kShapes[piece_].count && start_[oi + 1] <= k) ++oi;
-    const Orientation& o = kShapes[piece_].orientation[oi];
-    const int x = k - start_[oi], y = out.row[k];
-    int holes = t_.holes, height = t_.max;
-    for (int i = 0; i < o.width; ++i) {
-      holes += y + o.bottom[i] - h_[kPad + x + i];  // the gap under the piece's column
-      height = std::max(height, y + o.bottom[i] + popcount(o.mask[i]));
-    }
-    out.best_holes = holes;
-    out.best_wall_height = height;
+    out.best_holes = holes_at_[k];
+    out.best_wall_height = height_at_[k];
   }
 
   // The first index of the highest of s[0 .. count) (none is NaN): a vector max (lanes past
@@ -841,11 +832,14 @@ class DropPass {
         nh[i] = y + I(top[i]);
       }
       put(MOVE_LANDING_X2, y + y + I(o.height - 1));
-      if (groups & G_HOLES) {
-        I v(t_.holes);
-        for (int i = 0; i < Wd; ++i) v = v + gap[i];
-        put(SLOT_HOLES, v);
+      I holes(t_.holes), height(t_.max);  // the game loop's counters after the move
+      for (int i = 0; i < Wd; ++i) {
+        holes = holes + gap[i];
+        height = xsimd::max(height, nh[i]);
       }
+      holes.store_unaligned(holes_at_ + k + x0);
+      height.store_unaligned(height_at_ + k + x0);
+      if (groups & G_HOLES) put(SLOT_HOLES, holes);
       if (groups & G_COL_TRANSITIONS) {
         I v(t_.ct);
         for (int i = 0; i < Wd; ++i) v = v + (ones_where(gap[i] > izero) & I(2));
@@ -889,13 +883,10 @@ class DropPass {
       }
       if (groups & (G_WELLS | G_WELLS_FAST)) wells<V>(base, nc, nh, y, bottom);
       if (groups & (G_AGG_HEIGHT | G_MAX_HEIGHT)) {
-        I agg(t_.agg), mx(t_.max);
-        for (int i = 0; i < Wd; ++i) {
-          agg = agg + nh[i] - h[i];
-          mx = xsimd::max(mx, nh[i]);
-        }
+        I agg(t_.agg);
+        for (int i = 0; i < Wd; ++i) agg = agg + nh[i] - h[i];
         put(SLOT_AGG_HEIGHT, agg);
-        put(SLOT_MAX_HEIGHT, mx);
+        put(SLOT_MAX_HEIGHT, height);
       }
       if (groups & (G_BUMPINESS | G_DIVERSITY)) pairs<V, Wd>(base, x0, nh);
     }
@@ -1243,6 +1234,8 @@ class DropPass {
   DropScores* out_ = nullptr;
   // Per column x of the current orientation: the rows its candidate fills.
   alignas(64) Word full_[kMaxWidth + N];
+  // Per quiet candidate: the holes and wall height of its board (measure_best).
+  alignas(64) std::int32_t holes_at_[kMaxPlacements + kDropLanes], height_at_[kMaxPlacements + kDropLanes];
   int at_ = 0;  // the column of lane 0 of the vector being computed
   Word rows_;
   // Base board, by padded index.
