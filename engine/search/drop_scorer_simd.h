@@ -111,7 +111,6 @@ class DropPass {
     for (int oi = 0; oi < shapes.count; ++oi) {
       const Orientation& o = shapes.orientation[oi];
       orientation_ = oi;
-      start_[oi] = k;
       switch (o.width) {
         case 1: k = row<1>(o, k, quiet, carry, out); break;
         case 2: k = row<2>(o, k, quiet, carry, out); break;
@@ -1230,7 +1229,6 @@ class DropPass {
   const DropMode mode_;
   Piece piece_ = Piece::I;
   int orientation_ = 0;
-  int start_[4] = {};  // candidate index of each orientation's first column
   DropScores* out_ = nullptr;
   // Per column x of the current orientation: the rows its candidate fills.
   alignas(64) Word full_[kMaxWidth + N];
