@@ -126,8 +126,12 @@ class DropPass {
       out.best_holes = -1;  // (the base board's totals were not counted)
       return;
     }
-    out.best = mode_ == DropMode::rare_only ? argmax(out.score.data(), k) : best_index();
-    if (mode_ != DropMode::rare_only) measure_best(out);  // (the base board's totals were not counted)
+    if (mode_ == DropMode::rare_only) {
+      out.best = argmax(out.score.data(), k);  // (the base board's totals were not counted)
+      return;
+    }
+    out.best = best_index();
+    measure_best(out);
   }
 
   // The holes and wall height of the board after the best candidate (the game loop's counters):
@@ -689,12 +693,9 @@ class DropPass {
   // and a vector load across such stores waits until they reach the cache.
   U padded_board(const Board& b) const {
     static_assert(kPad == 2);
-    const Word* c = b.cols.data();
-    const __m512i cols = _mm512_set_epi32(-1, -1, static_cast<int>(c[11]), static_cast<int>(c[10]),
-                                          static_cast<int>(c[9]), static_cast<int>(c[8]), static_cast<int>(c[7]),
-                                          static_cast<int>(c[6]), static_cast<int>(c[5]), static_cast<int>(c[4]),
-                                          static_cast<int>(c[3]), static_cast<int>(c[2]), static_cast<int>(c[1]),
-                                          static_cast<int>(c[0]), -1, -1);
+    const auto c = [&](int i) { return static_cast<int>(b.cols[i]); };  // (columns >= W: masked below)
+    const __m512i cols = _mm512_setr_epi32(-1, -1, c(0), c(1), c(2), c(3), c(4), c(5), c(6), c(7), c(8), c(9),
+                                           c(10), c(11), -1, -1);
     return U(_mm512_mask_mov_epi32(_mm512_set1_epi32(-1), static_cast<__mmask16>(((1u << W_) - 1) << kPad), cols));
   }
 
