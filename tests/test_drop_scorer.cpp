@@ -27,7 +27,8 @@ namespace {
 
 using namespace test_util;  // random ratings and boards
 
-const DropPassFn kPasses[] = {drop_pass_avx512, drop_pass_avx2, drop_pass_sse42};
+// Each instruction set's pass of the family that takes any rating.
+const DropPassFn kPasses[] = {kDropPassesAvx512.back(), kDropPassesAvx2.back(), kDropPassesSse42.back()};
 const char* const kPassNames[] = {"avx512", "avx2", "sse4.2"};
 
 // Empty cells under each column's top, summed, and the highest column top.
@@ -264,6 +265,28 @@ TEST(DropScorer, OnlyWhereItApplies) {
   if (find_kernel("sse4.2")->supported()) {
     EXPECT_NE(make(research, features_sse42), nullptr);
   }
+}
+
+// The built-in policies take the rating families made for them (drop_family), so that their
+// passes carry no other group's code; every family's pass matches the reference (the tests
+// above make their scorers through DropScorer::make, which picks the family).
+TEST(DropScorer, BuiltInPoliciesTakeTheirFamilies) {
+  const Geometry g{10, 20};
+  const auto family_of = [&](const char* policy) {
+    return drop_family(LinearEvaluator(load_policy(policy), g, nullptr).groups());
+  };
+  EXPECT_EQ(family_of("bcts"), 0);
+  EXPECT_EQ(family_of("dellacherie"), 0);
+  EXPECT_EQ(family_of("eltetris"), 0);
+  EXPECT_EQ(family_of("dt20"), 1);
+  EXPECT_EQ(family_of("lee"), 2);
+  EXPECT_EQ(family_of("article3"), 2);
+  for (int f = 0; f < kDropFamilyCount; ++f) {
+    EXPECT_EQ(kDropFamilies[f] & ~kDropScorerGroups, 0u) << f;
+    EXPECT_EQ(drop_family(kDropFamilies[f]), f) << "family " << f << " is covered by an earlier one";
+  }
+  EXPECT_EQ(drop_family(kDropScorerGroups), kDropFamilyCount - 1);
+  EXPECT_EQ(drop_family(G_HOLES | G_MAX_HEIGHT), kDropFamilyCount - 1);
 }
 
 }  // namespace

@@ -9,18 +9,18 @@ namespace tb {
 namespace {
 
 struct Passes {
-  DropPassFn pass = nullptr;
-  DropRareFn rare = nullptr;
+  const DropPasses* pass = nullptr;
+  const DropRarePasses* rare = nullptr;
 };
 
-// The vector pass of a feature kernel's family; none for scalar and reference.
+// The vector passes of a feature kernel's family; none for scalar and reference.
 Passes passes_for(FeatureKernel kernel) {
   std::string_view name = best_kernel().name;
   for (const KernelVariant& v : kernel_variants())
     if (kernel && v.kernel == kernel) name = v.name;
-  if (name == "avx512") return {drop_pass_avx512, drop_pass_rare_avx512};
-  if (name == "avx2") return {drop_pass_avx2, drop_pass_rare_avx2};
-  if (name == "sse4.2") return {drop_pass_sse42, drop_pass_rare_sse42};
+  if (name == "avx512") return {&kDropPassesAvx512, &kDropRarePassesAvx512};
+  if (name == "avx2") return {&kDropPassesAvx2, &kDropRarePassesAvx2};
+  if (name == "sse4.2") return {&kDropPassesSse42, &kDropRarePassesSse42};
   return {};
 }
 
@@ -30,8 +30,9 @@ std::unique_ptr<DropScorer> DropScorer::make(const LinearTerm* terms, int term_c
                                              const Rules& rules, FeatureKernel kernel) {
   const Passes p = passes_for(kernel);
   if (!p.pass || rules.placement != PlacementModel::drop || (groups & ~kDropScorerGroups)) return nullptr;
-  return std::make_unique<DropScorer>(DropRating{terms, term_count, groups, rules.geometry, rules.overflow}, p.pass,
-                                      p.rare);
+  const int family = drop_family(groups);
+  return std::make_unique<DropScorer>(DropRating{terms, term_count, groups, rules.geometry, rules.overflow},
+                                      (*p.pass)[family], (*p.rare)[family]);
 }
 
 DropScorer::DropScorer(const DropRating& rating, DropPassFn pass, DropRareFn rare)

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <array>
+#include <iterator>
 #include <cstdint>
 #include <memory>
 
@@ -77,24 +78,40 @@ enum class DropMode : std::uint8_t {
   rare_only,    // the rare candidates; the quiet ones score -infinity
 };
 
-// One instruction-set variant of the scorer: fills count, score and row (DropScorer::rate).  It
-// also runs DropMode::rare_only, but DropScorer::rate_rare takes the leaner DropRareFn below.
+// Rating families with vector passes of their own: a rating is rated by the pass of the first
+// family whose groups include all of its own (drop_family).  Inside a family's pass the code
+// of the groups outside it is compiled out, so that a decision's hot code is smaller
+// (docs/performance.md "Group families"): BCTS's groups (Dellacherie's and El-Tetris's are
+// among them), DT-20's, Lee's (and article 3's), and all of kDropScorerGroups.
+inline constexpr std::uint32_t kDropFamilies[] = {
+    G_ROW_TRANSITIONS | G_COL_TRANSITIONS | G_HOLES | G_WELLS | G_HOLE_DEPTH | G_ROWS_WITH_HOLES,
+    G_ROW_TRANSITIONS | G_COL_TRANSITIONS | G_HOLES | G_WELLS_FAST | G_HOLE_DEPTH | G_ROWS_WITH_HOLES | G_DIVERSITY,
+    G_HOLES | G_AGG_HEIGHT | G_BUMPINESS,
+    kDropScorerGroups,
+};
+inline constexpr int kDropFamilyCount = static_cast<int>(std::size(kDropFamilies));
+static_assert(kDropFamilies[kDropFamilyCount - 1] == kDropScorerGroups, "the last family takes any rating");
+
+// The index of the first family that includes every group of `groups` (within kDropScorerGroups).
+constexpr int drop_family(std::uint32_t groups) {
+  int f = 0;
+  while (groups & ~kDropFamilies[f]) ++f;
+  return f;
+}
+
+// One instruction-set variant of the scorer for one family: fills count, score and row
+// (DropScorer::rate).  It also runs DropMode::rare_only, but DropScorer::rate_rare takes the
+// leaner DropRareFn below.
 using DropPassFn = void (*)(const DropRating& rating, const Board& board, Piece piece, PlyCarry carry,
                             DropMode mode, DropScores& out);
-void drop_pass_avx512(const DropRating& rating, const Board& board, Piece piece, PlyCarry carry, DropMode mode,
-                      DropScores& out);
-void drop_pass_avx2(const DropRating& rating, const Board& board, Piece piece, PlyCarry carry, DropMode mode,
-                    DropScores& out);
-void drop_pass_sse42(const DropRating& rating, const Board& board, Piece piece, PlyCarry carry, DropMode mode,
-                     DropScores& out);
-
 // The same pass's DropMode::rare_only, compiled apart (drop_scorer_rare_<isa>.cpp).
 using DropRareFn = void (*)(const DropRating& rating, const Board& board, Piece piece, PlyCarry carry,
                             DropScores& out);
-void drop_pass_rare_avx512(const DropRating& rating, const Board& board, Piece piece, PlyCarry carry,
-                           DropScores& out);
-void drop_pass_rare_avx2(const DropRating& rating, const Board& board, Piece piece, PlyCarry carry, DropScores& out);
-void drop_pass_rare_sse42(const DropRating& rating, const Board& board, Piece piece, PlyCarry carry, DropScores& out);
+// Per instruction set, its passes in kDropFamilies order.
+using DropPasses = std::array<DropPassFn, kDropFamilyCount>;
+using DropRarePasses = std::array<DropRareFn, kDropFamilyCount>;
+extern const DropPasses kDropPassesAvx512, kDropPassesAvx2, kDropPassesSse42;
+extern const DropRarePasses kDropRarePassesAvx512, kDropRarePassesAvx2, kDropRarePassesSse42;
 
 // The variant that goes with a feature kernel, and its scratch.
 class DropScorer {

@@ -1,11 +1,9 @@
-// The drop scorer's vector pass compiled for avx2 (per-file flags: engine/search/CMakeLists.txt).
+// The drop scorer's vector passes, one per rating family, compiled for avx2 (per-file flags:
+// engine/search/CMakeLists.txt).
 #include "drop_scorer_simd.h"
 
 namespace tb {
 
-void drop_pass_avx2(const DropRating& rating, const Board& board, Piece piece, PlyCarry carry, DropMode mode,
-                    DropScores& out) {
-  drop_pass<xsimd::avx2>(rating, board, piece, carry, mode, out);
-}
+constinit const DropPasses kDropPassesAvx2 = drop_passes<xsimd::avx2>();
 
 }  // namespace tb

@@ -1,12 +1,10 @@
-// The drop scorer's rare-only pass (DropMode::rare_only, drop_pass_rare) compiled for sse4_2,
-// in a translation unit of its own: the full pass's code stays as it is without it (per-file
-// flags: engine/search/CMakeLists.txt).
+// The drop scorer's rare-only passes (DropMode::rare_only, drop_pass_rare), one per rating
+// family, compiled for sse4_2 in a translation unit of their own: the full passes' code stays as
+// it is without them (per-file flags: engine/search/CMakeLists.txt).
 #include "drop_scorer_simd.h"
 
 namespace tb {
 
-void drop_pass_rare_sse42(const DropRating& rating, const Board& board, Piece piece, PlyCarry carry, DropScores& out) {
-  drop_pass_rare<xsimd::sse4_2>(rating, board, piece, carry, out);
-}
+constinit const DropRarePasses kDropRarePassesSse42 = drop_rare_passes<xsimd::sse4_2>();
 
 }  // namespace tb

@@ -24,6 +24,7 @@
 #include <bit>
 #include <cassert>
 #include <limits>
+#include <type_traits>
 #include <utility>
 
 #include "drop_scorer.h"
@@ -57,7 +58,9 @@ constexpr Word open_run_plane(int p) {
 // translation unit, so that the full pass's code is the same as without it: its rows only
 // locate the candidates, with no features' prologue, and the best comes from the rare bits
 // (2-ply 1.25x; the same paths inside the full pass's instance made greedy play 0.92x).
-template <class A, class Narrow = A, bool RareOnly = false>
+// Family: the groups this instance rates (kDropFamilies, a superset of the rating's); the code
+// of the others is compiled out, so that the decision's hot code is smaller.
+template <class A, class Narrow = A, bool RareOnly = false, std::uint32_t Family = kDropScorerGroups>
 class DropPass {
   using L = Lanes<A>;
   using U = typename L::U;
@@ -87,6 +90,7 @@ class DropPass {
  public:
   DropPass(const DropRating& rating, const Board& board, DropMode mode)
       : r_(rating), board_(board), W_(rating.geometry.width), mode_(mode) {
+    assert((rating.groups & ~Family) == 0 && "a rating outside the pass's family (drop_family)");
     rows_ = low_mask(rating.geometry.height);
     load_base(board);
   }
@@ -173,6 +177,9 @@ class DropPass {
   }
 
  private:
+  // The rating's groups, as this instance knows them: bits outside Family are 0 at compile time.
+  std::uint32_t groups() const { return r_.groups & Family; }
+
   template <class V = L>
   static typename V::U loadu(const Word* p) {
     return V::U::load_unaligned(p);
@@ -315,7 +322,7 @@ class DropPass {
   void column_pass(Totals& t, const Word* col, const U* lcr = nullptr) {
     const int W = W_;
     const U rows(rows_);
-    const std::uint32_t groups = r_.groups;
+    const std::uint32_t groups = this->groups();
     const bool want_wells = groups & G_WELLS, want_fast = groups & G_WELLS_FAST;
     alignas(64) std::int32_t local_h[kPadded];
     std::int32_t* hs = Keep ? h_ : local_h;
@@ -441,7 +448,7 @@ class DropPass {
     const __mmask16 columns = static_cast<__mmask16>(((1u << W_) - 1) << 1);
     t.agg = _mm512_mask_reduce_add_epi32(columns, h);
     t.max = std::max(0, _mm512_mask_reduce_max_epi32(columns, h));
-    if (!(r_.groups & (G_BUMPINESS | G_DIVERSITY))) return;
+    if (!(groups() & (G_BUMPINESS | G_DIVERSITY))) return;
     // Lane l = 1 .. W - 1: the pair of columns l - 1, l.
     const __mmask16 pairs = static_cast<__mmask16>(((1u << W_) - 1) & ~1u);
     const __m512i d_pair = _mm512_sub_epi32(_mm512_alignr_epi32(_mm512_setzero_si512(), h, 1), h);
@@ -529,7 +536,7 @@ class DropPass {
     int j = W + kPad;
     for (; j % N; ++j) h_[j] = 0;
     for (; j < kPadded; j += N) I(0).store_aligned(h_ + j);
-    if (features && (r_.groups & G_DIVERSITY)) {
+    if (features && (groups() & G_DIVERSITY)) {
       div_pre_[0] = 0;
       for (int j = 1; j < kPadded; ++j) div_pre_[j] = div_pre_[j - 1] | div_[j - 1];
       div_suf_[kPadded - 1] = div_[kPadded - 1];
@@ -785,7 +792,7 @@ class DropPass {
     using I = typename V::I;
 
     const int n = W_ - Wd + 1;
-    const std::uint32_t groups = r_.groups;
+    const std::uint32_t groups = this->groups();
     const U rows(rows_), zero(0u);
     const I izero(0);
     // Piece column i: its cells, bottom, top and count; and which cell sides face a non-piece
@@ -944,7 +951,7 @@ class DropPass {
     for (int i = 0; i < Wd; ++i) w[i + 2] = nc[i];
     w[Wd + 2] = loadu<V>(col_ + base + Wd);
     w[Wd + 3] = loadu<V>(col_ + base + Wd + 1);
-    const std::uint32_t groups = r_.groups;
+    const std::uint32_t groups = this->groups();
     if (groups & G_WELLS) {
       U sum = zero;
       if constexpr (V::kNativePopcnt) {
@@ -1041,7 +1048,7 @@ class DropPass {
   // candidates k0 .. k0 + n (whole vectors: the arrays run kDropLanes past the last one).
   void keep_values(int k0, int n, DropScores& out) const {
     for (int slot = 0; slot < DropScores::kValueSlots; ++slot) {
-      if (!(r_.groups & (1u << slot))) continue;  // slot s < kValueSlots is group 1 << s
+      if (!(groups() & (1u << slot))) continue;  // slot s < kValueSlots is group 1 << s
       for (int x = 0; x < n; x += N) I::load_aligned(vals_[slot] + x).store_unaligned(out.values[slot].data() + k0 + x);
     }
   }
@@ -1254,19 +1261,36 @@ class DropPass {
   alignas(64) std::int32_t vals_[VALUE_SLOT_NB][kMaxWidth + N];  // per column x of the current orientation
 };
 
-template <class A, class Narrow = A>
+template <class A, class Narrow, std::uint32_t Family>
 void drop_pass(const DropRating& rating, const Board& board, Piece piece, PlyCarry carry, DropMode mode,
                DropScores& out) {
-  DropPass<A, Narrow> pass(rating, board, mode);
+  DropPass<A, Narrow, false, Family> pass(rating, board, mode);
   pass.run(piece, carry, out);
 }
 
 // DropMode::rare_only in its own instance (DropPass's RareOnly); include only from the
 // drop_scorer_rare_<isa>.cpp files.
-template <class A, class Narrow = A>
+template <class A, class Narrow, std::uint32_t Family>
 void drop_pass_rare(const DropRating& rating, const Board& board, Piece piece, PlyCarry carry, DropScores& out) {
-  DropPass<A, Narrow, true> pass(rating, board, DropMode::rare_only);
+  DropPass<A, Narrow, true, Family> pass(rating, board, DropMode::rare_only);
   pass.run(piece, carry, out);
+}
+
+// Every family's pass of one instruction set, in kDropFamilies order: pass(f) for each family
+// index f (a std::integral_constant).
+template <class Passes, class Pass, std::size_t... F>
+constexpr Passes per_family(Pass pass, std::index_sequence<F...>) {
+  return {pass(std::integral_constant<std::size_t, F>{})...};
+}
+template <class A, class Narrow = A>
+constexpr DropPasses drop_passes() {
+  return per_family<DropPasses>([](auto f) { return &drop_pass<A, Narrow, kDropFamilies[f]>; },
+                                std::make_index_sequence<kDropFamilyCount>{});
+}
+template <class A, class Narrow = A>
+constexpr DropRarePasses drop_rare_passes() {
+  return per_family<DropRarePasses>([](auto f) { return &drop_pass_rare<A, Narrow, kDropFamilies[f]>; },
+                                    std::make_index_sequence<kDropFamilyCount>{});
 }
 
 }  // namespace
