@@ -27,8 +27,9 @@ namespace {
 
 using namespace test_util;  // random ratings and boards
 
-// Each instruction set's pass of the family that takes any rating.
-const DropPassFn kPasses[] = {kDropPassesAvx512.back(), kDropPassesAvx2.back(), kDropPassesSse42.back()};
+// Each instruction set's pass of the width and family that take any rating.
+const DropPassFn kPasses[] = {kDropPassesAvx512.back().back(), kDropPassesAvx2.back().back(),
+                              kDropPassesSse42.back().back()};
 const char* const kPassNames[] = {"avx512", "avx2", "sse4.2"};
 
 // Empty cells under each column's top, summed, and the highest column top.
@@ -268,8 +269,9 @@ TEST(DropScorer, OnlyWhereItApplies) {
 }
 
 // The built-in policies take the rating families made for them (drop_family), so that their
-// passes carry no other group's code; every family's pass matches the reference (the tests
-// above make their scorers through DropScorer::make, which picks the family).
+// passes carry no other group's code, and 10-wide boards their own width's passes; every pass
+// matches the reference (the tests above make their scorers through DropScorer::make, which
+// picks the width and the family, on 10-wide boards and others).
 TEST(DropScorer, BuiltInPoliciesTakeTheirFamilies) {
   const Geometry g{10, 20};
   const auto family_of = [&](const char* policy) {
@@ -287,6 +289,9 @@ TEST(DropScorer, BuiltInPoliciesTakeTheirFamilies) {
   }
   EXPECT_EQ(drop_family(kDropScorerGroups), kDropFamilyCount - 1);
   EXPECT_EQ(drop_family(G_HOLES | G_MAX_HEIGHT), kDropFamilyCount - 1);
+  // Widths: 10 has passes of its own, any other width the last ones.
+  EXPECT_EQ(kDropWidths[drop_width(10)], 10);
+  for (int w : {4, 6, 9, 11, 16}) EXPECT_EQ(drop_width(w), kDropWidthCount - 1) << w;
 }
 
 }  // namespace

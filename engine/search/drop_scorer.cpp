@@ -30,9 +30,9 @@ std::unique_ptr<DropScorer> DropScorer::make(const LinearTerm* terms, int term_c
                                              const Rules& rules, FeatureKernel kernel) {
   const Passes p = passes_for(kernel);
   if (!p.pass || rules.placement != PlacementModel::drop || (groups & ~kDropScorerGroups)) return nullptr;
-  const int family = drop_family(groups);
+  const int width = drop_width(rules.geometry.width), family = drop_family(groups);
   return std::make_unique<DropScorer>(DropRating{terms, term_count, groups, rules.geometry, rules.overflow},
-                                      (*p.pass)[family], (*p.rare)[family]);
+                                      (*p.pass)[width][family], (*p.rare)[width][family]);
 }
 
 DropScorer::DropScorer(const DropRating& rating, DropPassFn pass, DropRareFn rare)

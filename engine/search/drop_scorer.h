@@ -99,7 +99,21 @@ constexpr int drop_family(std::uint32_t groups) {
   return f;
 }
 
-// One instruction-set variant of the scorer for one family: fills count, score and row
+// Board widths with vector passes of their own (the research and guideline boards' 10; 0: any
+// width), the first that matches a rating's (drop_width): a known width folds the rows' counts
+// and lane choices at compile time (docs/performance.md "Group families").
+inline constexpr int kDropWidths[] = {10, 0};
+inline constexpr int kDropWidthCount = static_cast<int>(std::size(kDropWidths));
+static_assert(kDropWidths[kDropWidthCount - 1] == 0, "the last width takes any board");
+
+// The index of the first width of kDropWidths that is `width` or any.
+constexpr int drop_width(int width) {
+  int w = 0;
+  while (kDropWidths[w] != 0 && kDropWidths[w] != width) ++w;
+  return w;
+}
+
+// One instruction-set variant of the scorer for one width and family: fills count, score and row
 // (DropScorer::rate).  It also runs DropMode::rare_only, but DropScorer::rate_rare takes the
 // leaner DropRareFn below.
 using DropPassFn = void (*)(const DropRating& rating, const Board& board, Piece piece, PlyCarry carry,
@@ -107,9 +121,9 @@ using DropPassFn = void (*)(const DropRating& rating, const Board& board, Piece 
 // The same pass's DropMode::rare_only, compiled apart (drop_scorer_rare_<isa>.cpp).
 using DropRareFn = void (*)(const DropRating& rating, const Board& board, Piece piece, PlyCarry carry,
                             DropScores& out);
-// Per instruction set, its passes in kDropFamilies order.
-using DropPasses = std::array<DropPassFn, kDropFamilyCount>;
-using DropRarePasses = std::array<DropRareFn, kDropFamilyCount>;
+// Per instruction set, its passes: [drop_width][drop_family].
+using DropPasses = std::array<std::array<DropPassFn, kDropFamilyCount>, kDropWidthCount>;
+using DropRarePasses = std::array<std::array<DropRareFn, kDropFamilyCount>, kDropWidthCount>;
 extern const DropPasses kDropPassesAvx512, kDropPassesAvx2, kDropPassesSse42;
 extern const DropRarePasses kDropRarePassesAvx512, kDropRarePassesAvx2, kDropRarePassesSse42;
 

@@ -59,8 +59,10 @@ constexpr Word open_run_plane(int p) {
 // locate the candidates, with no features' prologue, and the best comes from the rare bits
 // (2-ply 1.25x; the same paths inside the full pass's instance made greedy play 0.92x).
 // Family: the groups this instance rates (kDropFamilies, a superset of the rating's); the code
-// of the others is compiled out, so that the decision's hot code is smaller.
-template <class A, class Narrow = A, bool RareOnly = false, std::uint32_t Family = kDropScorerGroups>
+// of the others is compiled out, so that the decision's hot code is smaller.  Width: the board
+// width this instance rates (kDropWidths), or 0 for any; a known width folds every row's
+// candidate count and lane choice at compile time.
+template <class A, class Narrow = A, bool RareOnly = false, std::uint32_t Family = kDropScorerGroups, int Width = 0>
 class DropPass {
   using L = Lanes<A>;
   using U = typename L::U;
@@ -75,14 +77,14 @@ class DropPass {
   // (load_base_in_two_registers).
   bool two_registers() const {
 #if defined(__AVX2__) && !defined(__AVX512F__)
-    if constexpr (N == 8) return W_ + 2 * kPad <= 2 * N;
+    if constexpr (N == 8) return W() + 2 * kPad <= 2 * N;
 #endif
     return false;
   }
 
   bool one_register() const {
 #if defined(__AVX512F__)
-    if constexpr (N == 16) return W_ + 2 * kPad <= N;
+    if constexpr (N == 16) return W() + 2 * kPad <= N;
 #endif
     return false;
   }
@@ -90,6 +92,7 @@ class DropPass {
  public:
   DropPass(const DropRating& rating, const Board& board, DropMode mode)
       : r_(rating), board_(board), W_(rating.geometry.width), mode_(mode) {
+    assert((Width == 0 || W_ == Width) && "a board width outside the pass's (drop_width)");
     assert((rating.groups & ~Family) == 0 && "a rating outside the pass's family (drop_family)");
     rows_ = low_mask(rating.geometry.height);
     load_base(board);
@@ -179,6 +182,8 @@ class DropPass {
  private:
   // The rating's groups, as this instance knows them: bits outside Family are 0 at compile time.
   std::uint32_t groups() const { return r_.groups & Family; }
+  // The board width: a compile-time constant where Width is set.
+  int W() const { return Width > 0 ? Width : W_; }
 
   template <class V = L>
   static typename V::U loadu(const Word* p) {
@@ -320,7 +325,7 @@ class DropPass {
   // sum).  With Keep, the per-column values of the base board are kept for the candidates.
   template <bool Keep>
   void column_pass(Totals& t, const Word* col, const U* lcr = nullptr) {
-    const int W = W_;
+    const int W = this->W();
     const U rows(rows_);
     const std::uint32_t groups = this->groups();
     const bool want_wells = groups & G_WELLS, want_fast = groups & G_WELLS_FAST;
@@ -445,12 +450,12 @@ class DropPass {
     const Word w = static_cast<Word>(_mm512_reduce_add_epi32(wells_fast));
     unpack(a, d, w, t);
     t.hole_rows = static_cast<Word>(_mm512_reduce_or_epi32(hole_rows));
-    const __mmask16 columns = static_cast<__mmask16>(((1u << W_) - 1) << 1);
+    const __mmask16 columns = static_cast<__mmask16>(((1u << W()) - 1) << 1);
     t.agg = _mm512_mask_reduce_add_epi32(columns, h);
     t.max = std::max(0, _mm512_mask_reduce_max_epi32(columns, h));
     if (!(groups() & (G_BUMPINESS | G_DIVERSITY))) return;
     // Lane l = 1 .. W - 1: the pair of columns l - 1, l.
-    const __mmask16 pairs = static_cast<__mmask16>(((1u << W_) - 1) & ~1u);
+    const __mmask16 pairs = static_cast<__mmask16>(((1u << W()) - 1) & ~1u);
     const __m512i d_pair = _mm512_sub_epi32(_mm512_alignr_epi32(_mm512_setzero_si512(), h, 1), h);
     const __m512i bump = _mm512_maskz_abs_epi32(pairs, d_pair);
     const __m512i bit = _mm512_maskz_sllv_epi32(
@@ -500,7 +505,7 @@ class DropPass {
   // The base board's padded columns, heights and full-row masks, and unless DropMode::rare_only
   // its column pass (its totals and the per-column values the candidates start from).
   void load_base(const Board& b) {
-    const int W = W_;
+    const int W = this->W();
     const bool features = !RareOnly && mode_ != DropMode::rare_only;
     fill_lanes(col_, ~Word{0});
     if (!features)
@@ -563,7 +568,7 @@ class DropPass {
     const auto in_board = [&](int first) {  // lanes whose padded index first + l is a column
       const __m256i at = _mm256_add_epi32(index, _mm256_set1_epi32(first - kPad));
       return U(_mm256_andnot_si256(_mm256_cmpgt_epi32(_mm256_setzero_si256(), at),
-                                   _mm256_cmpgt_epi32(_mm256_set1_epi32(W_), at)));
+                                   _mm256_cmpgt_epi32(_mm256_set1_epi32(W()), at)));
     };
     const __m256i cols0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b.cols.data()));      // columns 0-7
     const __m256i cols6 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b.cols.data() + 6));  // 6-13
@@ -679,9 +684,9 @@ class DropPass {
     if (full) {
       alignas(64) std::int32_t lane[N];
       for (int l = 0; l < N; ++l) lane[l] = l;
-      for (int j = kPad; j < kPad + W_; j += N) {
+      for (int j = kPad; j < kPad + W(); j += N) {
         U v = remove_rows_lanes(loadu(col + j), full);
-        const U in_board = L::as_uint(ones_where(I::load_aligned(lane) + I(j) < I(kPad + W_)));
+        const U in_board = L::as_uint(ones_where(I::load_aligned(lane) + I(j) < I(kPad + W())));
         v = (v & in_board) | ~in_board;  // the walls past the board stay all ones
         v.store_unaligned(col + j);
       }
@@ -690,7 +695,7 @@ class DropPass {
     if (t.max > wall_limit(r_.overflow, r_.geometry)) return false;  // t.max: the wall height
     Board& kept = keep(k, m, t);
     kept = Board{};
-    for (int c = 0; c < W_; ++c) kept.cols[c] = col[c + kPad];
+    for (int c = 0; c < W(); ++c) kept.cols[c] = col[c + kPad];
     return true;
   }
 
@@ -703,7 +708,7 @@ class DropPass {
     const auto c = [&](int i) { return static_cast<int>(b.cols[i]); };  // (columns >= W: masked below)
     const __m512i cols = _mm512_setr_epi32(-1, -1, c(0), c(1), c(2), c(3), c(4), c(5), c(6), c(7), c(8), c(9),
                                            c(10), c(11), -1, -1);
-    return U(_mm512_mask_mov_epi32(_mm512_set1_epi32(-1), static_cast<__mmask16>(((1u << W_) - 1) << kPad), cols));
+    return U(_mm512_mask_mov_epi32(_mm512_set1_epi32(-1), static_cast<__mmask16>(((1u << W()) - 1) << kPad), cols));
   }
 
   // column_pass's input from a padded board in one register: lane l holds padded indices l,
@@ -723,7 +728,7 @@ class DropPass {
     if (!lock(o, y, full, m)) return false;
     const int first = pl.column + kPad;  // padded index of the piece's first column
     const __m512i ones = _mm512_set1_epi32(-1);
-    const __mmask16 board_lanes = static_cast<__mmask16>(((1u << W_) - 1) << kPad);
+    const __mmask16 board_lanes = static_cast<__mmask16>(((1u << W()) - 1) << kPad);
     __m512i padded = U::load_aligned(col_);  // (load_base's padded_board(board_))
     const __m512i shape = _mm512_maskz_loadu_epi32(static_cast<__mmask16>((1u << o.width) - 1), o.mask.data());
     const __m512i at = _mm512_sub_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
@@ -738,7 +743,7 @@ class DropPass {
     column_pass<false>(t, nullptr, neighbours(U(padded)).data());
     if (t.max > wall_limit(r_.overflow, r_.geometry)) return false;  // t.max: the wall height
     _mm512_storeu_si512(keep(k, m, t).cols.data(),
-                        _mm512_maskz_mov_epi32(static_cast<__mmask16>((1u << W_) - 1), _mm512_alignr_epi32(ones, padded, kPad)));
+                        _mm512_maskz_mov_epi32(static_cast<__mmask16>((1u << W()) - 1), _mm512_alignr_epi32(ones, padded, kPad)));
     return true;
   }
 #endif
@@ -776,11 +781,11 @@ class DropPass {
   int row(const Orientation& o, int k, int quiet, PlyCarry carry, DropScores& out) {
     if constexpr (RareOnly) {
       if constexpr (LN::N < N)
-        if (W_ - Wd + 1 <= LN::N) return rare_row<LN, Wd>(o, k, quiet, carry, out);
+        if (W() - Wd + 1 <= LN::N) return rare_row<LN, Wd>(o, k, quiet, carry, out);
       return rare_row<L, Wd>(o, k, quiet, carry, out);
     } else {  // (orientation() is not instantiated for the rare-only pass)
       if constexpr (LN::N < N)
-        if (W_ - Wd + 1 <= LN::N) return orientation<LN, Wd>(o, k, quiet, carry, out);
+        if (W() - Wd + 1 <= LN::N) return orientation<LN, Wd>(o, k, quiet, carry, out);
       return orientation<L, Wd>(o, k, quiet, carry, out);
     }
   }
@@ -791,7 +796,7 @@ class DropPass {
     using U = typename V::U;
     using I = typename V::I;
 
-    const int n = W_ - Wd + 1;
+    const int n = W() - Wd + 1;
     const std::uint32_t groups = this->groups();
     const U rows(rows_), zero(0u);
     const I izero(0);
@@ -913,7 +918,7 @@ class DropPass {
   int rare_row(const Orientation& o, int k, int quiet, PlyCarry carry, DropScores& out) {
     using U = typename V::U;
     using I = typename V::I;
-    const int n = W_ - Wd + 1;
+    const int n = W() - Wd + 1;
     std::uint64_t rare = 0;
     for (int x0 = 0; x0 < n; x0 += V::N) {
       const int base = kPad + x0;
@@ -1029,7 +1034,7 @@ class DropPass {
     for (int i = 0; i < Wd; ++i) hh[i + 1] = nh[i];
     hh[Wd + 1] = loadi<V>(h_ + base + Wd);
     const I has_left = ones_where(x > izero);
-    const I has_right = ones_where(x + I(Wd) < I(W_));
+    const I has_right = ones_where(x + I(Wd) < I(W()));
     I bump(t_.bump);
     U seen = loadu<V>(div_pre_ + base) | loadu<V>(div_suf_ + base + Wd + 1);
     for (int k = 0; k <= Wd; ++k) {
@@ -1233,7 +1238,7 @@ class DropPass {
 
   const DropRating& r_;
   const Board& board_;
-  const int W_;
+  const int W_;  // (read through W())
   const DropMode mode_;
   Piece piece_ = Piece::I;
   int orientation_ = 0;
@@ -1261,36 +1266,43 @@ class DropPass {
   alignas(64) std::int32_t vals_[VALUE_SLOT_NB][kMaxWidth + N];  // per column x of the current orientation
 };
 
-template <class A, class Narrow, std::uint32_t Family>
+template <class A, class Narrow, std::uint32_t Family, int Width>
 void drop_pass(const DropRating& rating, const Board& board, Piece piece, PlyCarry carry, DropMode mode,
                DropScores& out) {
-  DropPass<A, Narrow, false, Family> pass(rating, board, mode);
+  DropPass<A, Narrow, false, Family, Width> pass(rating, board, mode);
   pass.run(piece, carry, out);
 }
 
 // DropMode::rare_only in its own instance (DropPass's RareOnly); include only from the
 // drop_scorer_rare_<isa>.cpp files.
-template <class A, class Narrow, std::uint32_t Family>
+template <class A, class Narrow, std::uint32_t Family, int Width>
 void drop_pass_rare(const DropRating& rating, const Board& board, Piece piece, PlyCarry carry, DropScores& out) {
-  DropPass<A, Narrow, true, Family> pass(rating, board, DropMode::rare_only);
+  DropPass<A, Narrow, true, Family, Width> pass(rating, board, DropMode::rare_only);
   pass.run(piece, carry, out);
 }
 
-// Every family's pass of one instruction set, in kDropFamilies order: pass(f) for each family
-// index f (a std::integral_constant).
-template <class Passes, class Pass, std::size_t... F>
-constexpr Passes per_family(Pass pass, std::index_sequence<F...>) {
-  return {pass(std::integral_constant<std::size_t, F>{})...};
+// Every pass of one instruction set: per width of kDropWidths, per family of kDropFamilies,
+// make(w, f) for the indices w and f (std::integral_constant).
+template <class Passes, class Make, std::size_t... WF>
+constexpr Passes per_width_and_family(Make make, std::index_sequence<WF...>) {
+  constexpr std::size_t kF = kDropFamilyCount;
+  Passes passes{};
+  ((passes[WF / kF][WF % kF] = make(std::integral_constant<std::size_t, WF / kF>{},
+                                    std::integral_constant<std::size_t, WF % kF>{})),
+   ...);
+  return passes;
 }
 template <class A, class Narrow = A>
 constexpr DropPasses drop_passes() {
-  return per_family<DropPasses>([](auto f) { return &drop_pass<A, Narrow, kDropFamilies[f]>; },
-                                std::make_index_sequence<kDropFamilyCount>{});
+  return per_width_and_family<DropPasses>(
+      [](auto w, auto f) { return &drop_pass<A, Narrow, kDropFamilies[f], kDropWidths[w]>; },
+      std::make_index_sequence<kDropWidthCount * kDropFamilyCount>{});
 }
 template <class A, class Narrow = A>
 constexpr DropRarePasses drop_rare_passes() {
-  return per_family<DropRarePasses>([](auto f) { return &drop_pass_rare<A, Narrow, kDropFamilies[f]>; },
-                                    std::make_index_sequence<kDropFamilyCount>{});
+  return per_width_and_family<DropRarePasses>(
+      [](auto w, auto f) { return &drop_pass_rare<A, Narrow, kDropFamilies[f], kDropWidths[w]>; },
+      std::make_index_sequence<kDropWidthCount * kDropFamilyCount>{});
 }
 
 }  // namespace
