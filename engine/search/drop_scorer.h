@@ -16,8 +16,8 @@
 #pragma once
 
 #include <array>
-#include <iterator>
 #include <cstdint>
+#include <iterator>
 #include <memory>
 
 #include "candidate_block.h"
@@ -81,8 +81,8 @@ enum class DropMode : std::uint8_t {
 // Rating families with vector passes of their own: a rating is rated by the pass of the first
 // family whose groups include all of its own (drop_family).  Inside a family's pass the code
 // of the groups outside it is compiled out, so that a decision's hot code is smaller
-// (docs/performance.md "Group families"): BCTS's groups (Dellacherie's and El-Tetris's are
-// among them), DT-20's, Lee's (and article 3's), and all of kDropScorerGroups.
+// (docs/performance.md "Group families and 10-wide passes"): BCTS's groups (Dellacherie's and
+// El-Tetris's are among them), DT-20's, Lee's (and article 3's), and all of kDropScorerGroups.
 inline constexpr std::uint32_t kDropFamilies[] = {
     G_ROW_TRANSITIONS | G_COL_TRANSITIONS | G_HOLES | G_WELLS | G_HOLE_DEPTH | G_ROWS_WITH_HOLES,
     G_ROW_TRANSITIONS | G_COL_TRANSITIONS | G_HOLES | G_WELLS_FAST | G_HOLE_DEPTH | G_ROWS_WITH_HOLES | G_DIVERSITY,
@@ -101,7 +101,7 @@ constexpr int drop_family(std::uint32_t groups) {
 
 // Board widths with vector passes of their own (the research and guideline boards' 10; 0: any
 // width), the first that matches a rating's (drop_width): a known width folds the rows' counts
-// and lane choices at compile time (docs/performance.md "Group families").
+// and lane choices at compile time (docs/performance.md "Group families and 10-wide passes").
 inline constexpr int kDropWidths[] = {10, 0};
 inline constexpr int kDropWidthCount = static_cast<int>(std::size(kDropWidths));
 static_assert(kDropWidths[kDropWidthCount - 1] == 0, "the last width takes any board");

@@ -1,5 +1,5 @@
-// The drop scorer's vector passes, one per rating family, compiled for avx2 (per-file flags:
-// engine/search/CMakeLists.txt).
+// The drop scorer's vector passes, one per board width and rating family (kDropWidths,
+// kDropFamilies), compiled for avx2 (per-file flags: engine/search/CMakeLists.txt).
 #include "drop_scorer_simd.h"
 
 namespace tb {

@@ -1,6 +1,6 @@
-// The drop scorer's rare-only passes (DropMode::rare_only, drop_pass_rare), one per rating
-// family, compiled for sse4_2 in a translation unit of their own: the full passes' code stays as
-// it is without them (per-file flags: engine/search/CMakeLists.txt).
+// The drop scorer's rare-only passes (DropMode::rare_only, drop_pass_rare), one per board
+// width and rating family, compiled for sse4_2 in a translation unit of their own: the full
+// passes' code stays as it is without them (per-file flags: engine/search/CMakeLists.txt).
 #include "drop_scorer_simd.h"
 
 namespace tb {
