@@ -994,9 +994,9 @@ class DropPass {
             const int i = k - 1;
             top = V::as_uint(nh[i]);
             const U under_piece = V::shl(U(1u), V::as_uint(y + I(bottom[i]))) - U(1u);
-            V::add_weighted(open, V::shr(cells & under_piece & ~(V::shl(U(1u), h) - U(1u)), h));
+            V::add_weighted(open, V::shr(cells & under_piece, h));  // (the shift drops the rows below h)
           }
-          V::add_weighted(open, V::shr(cells & ~(V::shl(U(1u), top) - U(1u)), top));
+          V::add_weighted(open, V::shr(cells, top));
           const U in_holes = cells & (V::shl(U(1u), h) - U(1u));
           if (!V::none(in_holes)) {
             U planes[kRunPlanes];
