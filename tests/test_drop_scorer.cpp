@@ -104,6 +104,19 @@ void expect_same_ratings(const char* name, const Rating& r, const Board& board, 
     ASSERT_EQ(s.best_holes, holes) << name << "\n" << to_text(board, g);
     ASSERT_EQ(s.best_wall_height, height) << name;
   }
+  // DropMode::with_values (the 2-ply bound reads them): the same ratings, and each quiet
+  // candidate's values of the rating's groups.
+  const DropScores& with = scorer->rate(board, piece, carry, true);
+  ASSERT_EQ(with.count, block->count);
+  for (int k = 0; k < with.count; ++k) {
+    ASSERT_EQ(std::bit_cast<std::uint64_t>(with.score[k]), std::bit_cast<std::uint64_t>(block->score[k])) << name;
+    if ((with.rare >> k) & 1) continue;
+    for (int slot = 0; slot < DropScores::kValueSlots; ++slot)
+      if (fast_eval.groups() & (1u << slot))
+        ASSERT_EQ(with.values[slot][k], block->value(slot, k))
+            << name << " candidate " << k << " slot " << slot << " of piece " << static_cast<int>(piece) << "\n"
+            << to_text(board, g);
+  }
 }
 
 TEST(DropScorer, MatchesTheReferenceBlockPathOnRandomBoards) {
