@@ -50,6 +50,53 @@ constexpr Word open_run_plane(int p) {
   for (int r = 0; r < 32; ++r) m |= static_cast<Word>(((r + 1) >> p) & 1) << r;
   return m;
 }
+// The planes, for loops whose plane index the compiler does not unroll.
+constexpr std::array<Word, kRunPlanes> kOpenRunPlanes = [] {
+  std::array<Word, kRunPlanes> a{};
+  for (int p = 0; p < kRunPlanes; ++p) a[p] = open_run_plane(p);
+  return a;
+}();
+
+// The constants of a tail candidate (DropPass::tail) of a 1- or 2-wide orientation, by lane c
+// = 0 .. 3: padded column base - 1 + c of the candidate at base (its left neighbour, its piece
+// columns, its right neighbour, and for width 1 one lane outside).  Piece lanes hold the piece
+// column's values; the others 0, or 64 where a shift by y plus it must give 0.
+struct TailShape {
+  alignas(16) std::int32_t piece[4];        // the piece cells (row 0) of the lane's column
+  alignas(16) std::int32_t piece_left[4];   // ... of its left neighbour
+  alignas(16) std::int32_t piece_right[4];  // ... of its right neighbour
+  alignas(16) std::int32_t bottom[4], top[4], cells[4], side_left[4], side_right[4];
+  alignas(16) std::int32_t interior[4];     // all ones on the piece lanes
+  alignas(16) std::int32_t valid[4];        // all ones on the changed lanes (piece and neighbours)
+  int top_most = 0;                         // the highest top of the piece's columns
+};
+constexpr std::array<std::array<TailShape, kMaxOrientations>, PIECE_NB> kTailShapes = [] {
+  std::array<std::array<TailShape, kMaxOrientations>, PIECE_NB> a{};
+  for (int p = 0; p < PIECE_NB; ++p)
+    for (int oi = 0; oi < kShapes[p].count; ++oi) {
+      const Orientation& o = kShapes[p].orientation[oi];
+      if (o.width > 2) continue;
+      TailShape& t = a[p][oi];
+      const auto mask = [&](int i) { return i >= 0 && i < o.width ? static_cast<std::int32_t>(o.mask[i]) : 0; };
+      for (int c = 0; c < 4; ++c) {
+        const int i = c - 1;  // the piece column of lane c, if 0 <= i < width
+        const bool in = i >= 0 && i < o.width;
+        const int cells = in ? std::popcount(o.mask[i]) : 0;
+        t.piece[c] = mask(i);
+        t.piece_left[c] = mask(i - 1);
+        t.piece_right[c] = mask(i + 1);
+        t.bottom[c] = in ? o.bottom[i] : 64;
+        t.top[c] = in ? o.bottom[i] + cells : 64;
+        t.cells[c] = cells;
+        t.side_left[c] = in ? static_cast<std::int32_t>(o.mask[i] & ~static_cast<Word>(mask(i - 1))) : 0;
+        t.side_right[c] = in ? static_cast<std::int32_t>(o.mask[i] & ~static_cast<Word>(mask(i + 1))) : 0;
+        t.interior[c] = in ? -1 : 0;
+        t.valid[c] = c <= o.width + 1 ? -1 : 0;
+        if (in) t.top_most = std::max(t.top_most, o.bottom[i] + cells);
+      }
+    }
+  return a;
+}();
 
 // A: the lanes of the base board's column pass and of the rows of more than Narrow's lane
 // count; Narrow: the rows that fit it (on AMD Zen 4 a 512-bit operation costs two 256-bit ones,
@@ -784,11 +831,31 @@ class DropPass {
         if (W() - Wd + 1 <= LN::N) return rare_row<LN, Wd>(o, k, quiet, carry, out);
       return rare_row<L, Wd>(o, k, quiet, carry, out);
     } else {  // (orientation() is not instantiated for the rare-only pass)
+      if constexpr (kTails<Wd>) return orientation<LN, Wd>(o, k, quiet, carry, out);
       if constexpr (LN::N < N)
         if (W() - Wd + 1 <= LN::N) return orientation<LN, Wd>(o, k, quiet, carry, out);
       return orientation<L, Wd>(o, k, quiet, carry, out);
     }
   }
+
+  // Rows with tails (AVX2): on a board of known width whose Wd-wide orientation has one or two
+  // candidates more than the 8 lanes (on 10 columns: the 9 candidates of a 2-wide orientation,
+  // the 10 of a 1-wide one), the first 8 take a vector and the rest, the tail, are computed one
+  // at a time by tail(), whose 4 lanes are the candidate's changed columns; their values join
+  // the row's in vals_, so the row's sums, rare candidates and best are as before.  A second
+  // 8-lane vector for one or two candidates cost about as much as the first.  With AVX-512 the
+  // 16-lane row stays: there the tails measured slower (docs/performance.md "Tails").  For the
+  // family of BCTS's groups (kTailGroups), the features tail() computes.
+  static constexpr std::uint32_t kTailGroups =
+      G_ROW_TRANSITIONS | G_COL_TRANSITIONS | G_HOLES | G_WELLS | G_HOLE_DEPTH | G_ROWS_WITH_HOLES;
+  template <int Wd>
+  static constexpr bool kTails =
+#if defined(__AVX2__)
+      !RareOnly && Width > 0 && (Family & ~kTailGroups) == 0 && N == 8 && LN::N == 8 && Width - Wd + 1 > LN::N &&
+      Width - Wd + 1 <= LN::N + 2;
+#else
+      false;
+#endif
 
   // The candidates of one orientation, columns x = 0 .. W - Wd, as candidates k, k + 1, ...
   template <class V, int Wd>
@@ -814,7 +881,8 @@ class DropPass {
       sides += popcount(side_left[i]) + popcount(side_right[i]);
     }
     std::uint64_t rare = 0;  // bit x: the candidate at column x is rare
-    for (int x0 = 0; x0 < n; x0 += V::N) {
+    const int n_vec = kTails<Wd> && V::N == LN::N ? V::N : n;  // the candidates in vectors; then the tail
+    for (int x0 = 0; x0 < n_vec; x0 += V::N) {
       const int base = kPad + x0;  // padded index of column x0
       I y = izero;
       I h[Wd];
@@ -829,7 +897,7 @@ class DropPass {
         nc[i] = loadu<V>(col_ + base + i) | V::shl(U(o.mask[i]), yu);
         full = full & nc[i];
       }
-      const int lanes = std::min(V::N, n - x0);
+      const int lanes = std::min(V::N, n_vec - x0);
       rare |= (lane_bits((V::as_int(full) != izero) | (y + I(o.height) > I(quiet))) &
                ((std::uint64_t{1} << lanes) - 1))
               << x0;
@@ -902,6 +970,30 @@ class DropPass {
       }
       if (groups & (G_BUMPINESS | G_DIVERSITY)) pairs<V, Wd>(base, x0, nh);
     }
+#if defined(__AVX2__)
+    if constexpr (kTails<Wd>) {
+      if constexpr (V::N == LN::N) {  // (always: row() takes LN for such rows)
+        // The tail's values in registers, lane x - n_vec, then whole 4-lane stores (which the
+        // sums' loads forward; they would not from one word each).
+        const TailShape& tc = kTailShapes[piece_][orientation_];
+        constexpr int kTail = Width - Wd + 1 - LN::N;
+        __m128i tv[kTailSlots];
+        std::int32_t v[kTailSlots];
+        const bool rare0 = tail<Wd>(o, tc, bottom, sides, k, LN::N, quiet, v, out);
+        rare |= std::uint64_t{rare0} << LN::N;
+        for (int t = 0; t < kTailSlots; ++t) tv[t] = _mm_cvtsi32_si128(rare0 ? 0 : v[t]);
+        if constexpr (kTail == 2) {
+          const bool rare1 = tail<Wd>(o, tc, bottom, sides, k, LN::N + 1, quiet, v, out);
+          rare |= std::uint64_t{rare1} << (LN::N + 1);
+          for (int t = 0; t < kTailSlots; ++t) tv[t] = _mm_insert_epi32(tv[t], rare1 ? 0 : v[t], 1);
+        }
+        if (mode_ != DropMode::rare_only)
+          for (int t = 0; t < kTailSlots; ++t)
+            if (kTailSlot[t] == MOVE_LANDING_X2 || (groups & (1u << kTailSlot[t])))
+              _mm_store_si128(reinterpret_cast<__m128i*>(vals_[kTailSlot[t]] + n_vec), tv[t]);
+      }
+    }
+#endif
     if (mode_ == DropMode::rare_only) {
       std::fill_n(out.score.data() + k, n, -std::numeric_limits<double>::infinity());
       rate_rare(k, rare, carry, out);
@@ -911,6 +1003,97 @@ class DropPass {
     }
     return k + n;
   }
+
+#if defined(__AVX2__)
+  // The slots tail() writes (kTailGroups' and the landing height), in this order.
+  static constexpr int kTailSlots = 7;
+  static constexpr int kTailSlot[kTailSlots] = {MOVE_LANDING_X2,   SLOT_HOLES,     SLOT_COL_TRANSITIONS,
+                                                SLOT_HOLE_DEPTH,   SLOT_ROWS_WITH_HOLES, SLOT_ROW_TRANSITIONS,
+                                                SLOT_WELLS};
+
+  // Lane popcounts by byte-table lookups (AVX2 has no vector popcount).
+  static __m128i popcnt128(__m128i x) {
+    const __m128i table = _mm_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
+    const __m128i nib = _mm_set1_epi8(0x0F);
+    const __m128i bytes = _mm_add_epi8(_mm_shuffle_epi8(table, _mm_and_si128(x, nib)),
+                                       _mm_shuffle_epi8(table, _mm_and_si128(_mm_srli_epi32(x, 4), nib)));
+    return _mm_madd_epi16(_mm_maddubs_epi16(bytes, _mm_set1_epi8(1)), _mm_set1_epi16(1));
+  }
+  static __m128i lanes_sum(__m128i x) {  // every lane: the sum of the four
+    x = _mm_add_epi32(x, _mm_shuffle_epi32(x, 0x4E));
+    return _mm_add_epi32(x, _mm_shuffle_epi32(x, 0xB1));
+  }
+  static __m128i loadu128(const void* p) { return _mm_loadu_si128(static_cast<const __m128i*>(p)); }
+
+  // The candidate at column x of a row with tails (kTails), as orientation() makes lane x of
+  // the row, with the candidate's changed columns in the lanes (kTailShapes): its row, filled
+  // rows and rare bit (returned); unless it is rare or the pass is rare_only, its values in
+  // tv (kTailSlot's order) and its holes and wall height.
+  template <int Wd>
+  bool tail(const Orientation& o, const TailShape& tc, const int (&bottom)[Wd], int sides, int k, int x,
+            int quiet, std::int32_t (&tv)[kTailSlots], DropScores& out) {
+    const int base = kPad + x;
+    int y = 0, h[Wd];
+    for (int i = 0; i < Wd; ++i) {
+      h[i] = h_[base + i];
+      y = std::max(y, h[i] - bottom[i]);
+    }
+    const auto lanes = [](const std::int32_t (&v)[4]) { return _mm_load_si128(reinterpret_cast<const __m128i*>(v)); };
+    Word full = (y < 32 ? low_mask(o.height) << y : 0u) & left_and_[base] & right_and_[base + Wd];
+    for (int i = 0; i < Wd; ++i) full &= col_[base + i] | (y < 32 ? o.mask[i] << y : 0u);
+    out.row[k + x] = y;
+    full_[x] = full;
+    const bool rare = full != 0 || y + o.height > quiet;
+    if (rare || mode_ == DropMode::rare_only) return rare;
+
+    const __m128i yv = _mm_set1_epi32(y), zero = _mm_setzero_si128(), one = _mm_set1_epi32(1);
+    const __m128i cl = loadu128(col_ + base - 2), cm = loadu128(col_ + base - 1), cr = loadu128(col_ + base);
+    // The piece columns' heights (from the scalars: a vector load across load_base's scalar
+    // stores of the walls' heights would wait for them).
+    const __m128i hv = _mm_setr_epi32(0, h[0], h[Wd - 1], 0);  // (lanes outside the piece: unread)
+    const __m128i run = _mm_add_epi32(yv, lanes(tc.bottom));  // the piece run's first row (64 + y outside the piece)
+    const __m128i gap = _mm_and_si128(_mm_sub_epi32(run, hv), lanes(tc.interior));
+    const __m128i floats = _mm_cmpgt_epi32(gap, zero);
+    const __m128i ct = _mm_and_si128(floats, _mm_set1_epi32(2));
+    const __m128i depth = _mm_and_si128(_mm_or_si128(floats, _mm_cmpgt_epi32(loadu128(holes_ + base - 1), zero)), lanes(tc.cells));
+    const __m128i below_run = _mm_sub_epi32(_mm_sllv_epi32(one, run), one);  // all ones outside the piece
+    const __m128i below_top = _mm_sub_epi32(_mm_sllv_epi32(one, hv), one);
+    __m128i any = _mm_and_si128(_mm_andnot_si128(below_top, below_run), lanes(tc.interior));
+    any = _mm_or_si128(any, _mm_shuffle_epi32(any, 0x4E));
+    any = _mm_or_si128(any, _mm_shuffle_epi32(any, 0xB1));
+    const __m128i filled = _mm_add_epi32(popcnt128(_mm_and_si128(_mm_srlv_epi32(cl, yv), lanes(tc.side_left))),
+                                         popcnt128(_mm_and_si128(_mm_srlv_epi32(cr, yv), lanes(tc.side_right))));
+    // Wells (wells()'s planes): the changed columns' run planes, the base's below the piece and
+    // a new open run from the new top.
+    const __m128i nl = _mm_or_si128(cl, _mm_sllv_epi32(lanes(tc.piece_left), yv));
+    const __m128i nm = _mm_or_si128(cm, _mm_sllv_epi32(lanes(tc.piece), yv));
+    const __m128i nr = _mm_or_si128(cr, _mm_sllv_epi32(lanes(tc.piece_right), yv));
+    const __m128i cells = _mm_and_si128(_mm_andnot_si128(nm, _mm_and_si128(nl, nr)), _mm_set1_epi32(static_cast<int>(rows_)));
+    const __m128i new_top = _mm_add_epi32(yv, lanes(tc.top));
+    __m128i wells = _mm_sub_epi32(zero, loadu128(wells_ + base - 1));
+    for (int p = 0; p < kRunPlanes; ++p) {
+      const __m128i plane = _mm_or_si128(_mm_and_si128(loadu128(planes_[p] + base - 1), below_run),
+                                         _mm_sllv_epi32(_mm_set1_epi32(static_cast<int>(kOpenRunPlanes[p])), new_top));
+      wells = _mm_add_epi32(wells, _mm_slli_epi32(popcnt128(_mm_and_si128(cells, plane)), p));
+    }
+    wells = _mm_and_si128(wells, lanes(tc.valid));
+    // Two sums a lane (each below 2^15) in one reduction, wells (signed) in another.
+    const __m128i a = lanes_sum(_mm_add_epi32(gap, _mm_slli_epi32(ct, 16)));
+    const __m128i d = lanes_sum(_mm_add_epi32(depth, _mm_slli_epi32(filled, 16)));
+    const int sa = _mm_cvtsi128_si32(a), sd = _mm_cvtsi128_si32(d);
+    const int holes = t_.holes + (sa & 0xFFFF);
+    tv[0] = 2 * y + o.height - 1;
+    tv[1] = holes;
+    tv[2] = t_.ct + (sa >> 16);
+    tv[3] = t_.depth + (sd & 0xFFFF);
+    tv[4] = popcount(t_.hole_rows | static_cast<Word>(_mm_cvtsi128_si32(any)));
+    tv[5] = t_.rt + sides - 2 * (sd >> 16);
+    tv[6] = t_.wells + _mm_cvtsi128_si32(lanes_sum(wells));
+    holes_at_[k + x] = holes;
+    height_at_[k + x] = std::max(t_.max, y + tc.top_most);
+    return false;
+  }
+#endif
 
   // RareOnly: one orientation's candidates located (orientation()'s rows y, filled rows and rare
   // bits), the rare ones rated, the quiet ones -infinity.
