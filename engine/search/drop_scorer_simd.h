@@ -50,12 +50,6 @@ constexpr Word open_run_plane(int p) {
   for (int r = 0; r < 32; ++r) m |= static_cast<Word>(((r + 1) >> p) & 1) << r;
   return m;
 }
-// The planes, for loops whose plane index the compiler does not unroll.
-constexpr std::array<Word, kRunPlanes> kOpenRunPlanes = [] {
-  std::array<Word, kRunPlanes> a{};
-  for (int p = 0; p < kRunPlanes; ++p) a[p] = open_run_plane(p);
-  return a;
-}();
 
 // The constants of a tail candidate (DropPass::tail) of a 1- or 2-wide orientation, by lane c
 // = 0 .. 3: padded column base - 1 + c of the candidate at base (its left neighbour, its piece
@@ -1048,33 +1042,39 @@ class DropPass {
 
     const __m128i yv = _mm_set1_epi32(y), zero = _mm_setzero_si128(), one = _mm_set1_epi32(1);
     const __m128i cl = loadu128(col_ + base - 2), cm = loadu128(col_ + base - 1), cr = loadu128(col_ + base);
-    // The piece columns' heights (from the scalars: a vector load across load_base's scalar
-    // stores of the walls' heights would wait for them).
-    const __m128i hv = _mm_setr_epi32(0, h[0], h[Wd - 1], 0);  // (lanes outside the piece: unread)
+    // The lanes' base heights, from scalar loads (a vector load across load_base's scalar stores
+    // of the walls' heights would wait for them).
+    const __m128i base_h = _mm_setr_epi32(h_[base - 1], h[0], h_[base + 1], h_[base + 2]);
     const __m128i run = _mm_add_epi32(yv, lanes(tc.bottom));  // the piece run's first row (64 + y outside the piece)
-    const __m128i gap = _mm_and_si128(_mm_sub_epi32(run, hv), lanes(tc.interior));
+    const __m128i gap = _mm_and_si128(_mm_sub_epi32(run, base_h), lanes(tc.interior));
     const __m128i floats = _mm_cmpgt_epi32(gap, zero);
     const __m128i ct = _mm_and_si128(floats, _mm_set1_epi32(2));
     const __m128i depth = _mm_and_si128(_mm_or_si128(floats, _mm_cmpgt_epi32(loadu128(holes_ + base - 1), zero)), lanes(tc.cells));
     const __m128i below_run = _mm_sub_epi32(_mm_sllv_epi32(one, run), one);  // all ones outside the piece
-    const __m128i below_top = _mm_sub_epi32(_mm_sllv_epi32(one, hv), one);
+    const __m128i below_top = _mm_sub_epi32(_mm_sllv_epi32(one, base_h), one);
     __m128i any = _mm_and_si128(_mm_andnot_si128(below_top, below_run), lanes(tc.interior));
     any = _mm_or_si128(any, _mm_shuffle_epi32(any, 0x4E));
     any = _mm_or_si128(any, _mm_shuffle_epi32(any, 0xB1));
     const __m128i filled = _mm_add_epi32(popcnt128(_mm_and_si128(_mm_srlv_epi32(cl, yv), lanes(tc.side_left))),
                                          popcnt128(_mm_and_si128(_mm_srlv_epi32(cr, yv), lanes(tc.side_right))));
-    // Wells (wells()'s planes): the changed columns' run planes, the base's below the piece and
-    // a new open run from the new top.
+    // Wells, as wells()'s byte-table path: a well cell above its column's top (the new top on
+    // the piece lanes) weighs its height above it, one in the gap under the piece its height
+    // above the base top, one in a run of holes (rarely) its base run plane's.
+    using L4 = Lanes<xsimd::sse4_2>;
     const __m128i nl = _mm_or_si128(cl, _mm_sllv_epi32(lanes(tc.piece_left), yv));
     const __m128i nm = _mm_or_si128(cm, _mm_sllv_epi32(lanes(tc.piece), yv));
     const __m128i nr = _mm_or_si128(cr, _mm_sllv_epi32(lanes(tc.piece_right), yv));
     const __m128i cells = _mm_and_si128(_mm_andnot_si128(nm, _mm_and_si128(nl, nr)), _mm_set1_epi32(static_cast<int>(rows_)));
-    const __m128i new_top = _mm_add_epi32(yv, lanes(tc.top));
-    __m128i wells = _mm_sub_epi32(zero, loadu128(wells_ + base - 1));
-    for (int p = 0; p < kRunPlanes; ++p) {
-      const __m128i plane = _mm_or_si128(_mm_and_si128(loadu128(planes_[p] + base - 1), below_run),
-                                         _mm_sllv_epi32(_mm_set1_epi32(static_cast<int>(kOpenRunPlanes[p])), new_top));
-      wells = _mm_add_epi32(wells, _mm_slli_epi32(popcnt128(_mm_and_si128(cells, plane)), p));
+    const __m128i top = _mm_blendv_epi8(base_h, _mm_add_epi32(yv, lanes(tc.top)), lanes(tc.interior));
+    typename L4::Weighted open;
+    L4::add_weighted(open, typename L4::U(_mm_srlv_epi32(cells, top)));
+    L4::add_weighted(open, typename L4::U(_mm_srlv_epi32(_mm_and_si128(_mm_and_si128(cells, below_run), lanes(tc.interior)), base_h)));
+    __m128i wells = _mm_sub_epi32(L4::weighted_total(open), loadu128(wells_ + base - 1));
+    const __m128i in_holes = _mm_and_si128(cells, below_top);
+    if (!_mm_testz_si128(in_holes, in_holes)) {
+      typename L4::U planes[kRunPlanes];
+      for (int p = 0; p < kRunPlanes; ++p) planes[p] = typename L4::U(loadu128(planes_[p] + base - 1));
+      wells = _mm_add_epi32(wells, weigh<L4>(typename L4::U(in_holes), planes));
     }
     wells = _mm_and_si128(wells, lanes(tc.valid));
     // Two sums a lane (each below 2^15) in one reduction, wells (signed) in another.
