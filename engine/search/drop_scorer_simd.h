@@ -838,8 +838,8 @@ class DropPass {
   // at a time by tail(), whose 4 lanes are the candidate's changed columns; their values join
   // the row's in vals_, so the row's sums, rare candidates and best are as before.  A second
   // 8-lane vector for one or two candidates cost about as much as the first.  With AVX-512 the
-  // 16-lane row stays: there the tails measured slower (docs/performance.md "Tails").  For the
-  // family of BCTS's groups (kTailGroups), the features tail() computes.
+  // 16-lane row stays: there the tails measured slower (docs/performance.md "AVX2 rows with
+  // tails").  For the family of BCTS's groups (kTailGroups), the features tail() computes.
   static constexpr std::uint32_t kTailGroups =
       G_ROW_TRANSITIONS | G_COL_TRANSITIONS | G_HOLES | G_WELLS | G_HOLE_DEPTH | G_ROWS_WITH_HOLES;
   template <int Wd>
