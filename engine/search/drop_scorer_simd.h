@@ -875,7 +875,7 @@ class DropPass {
       sides += popcount(side_left[i]) + popcount(side_right[i]);
     }
     std::uint64_t rare = 0;  // bit x: the candidate at column x is rare
-    const int n_vec = kTails<Wd> && V::N == LN::N ? V::N : n;  // the candidates in vectors; then the tail
+    const int n_vec = kTails<Wd> ? LN::N : n;  // the candidates in vectors; then the tail (V is LN there)
     for (int x0 = 0; x0 < n_vec; x0 += V::N) {
       const int base = kPad + x0;  // padded index of column x0
       I y = izero;
@@ -966,26 +966,24 @@ class DropPass {
     }
 #if defined(__AVX2__)
     if constexpr (kTails<Wd>) {
-      if constexpr (V::N == LN::N) {  // (always: row() takes LN for such rows)
-        // The tail's values in registers, lane x - n_vec, then whole 4-lane stores (which the
-        // sums' loads forward; they would not from one word each).
-        const TailShape& tc = kTailShapes[piece_][orientation_];
-        constexpr int kTail = Width - Wd + 1 - LN::N;
-        __m128i tv[kTailSlots];
-        std::int32_t v[kTailSlots];
-        const bool rare0 = tail<Wd>(o, tc, bottom, sides, k, LN::N, quiet, v, out);
-        rare |= std::uint64_t{rare0} << LN::N;
-        for (int t = 0; t < kTailSlots; ++t) tv[t] = _mm_cvtsi32_si128(rare0 ? 0 : v[t]);
-        if constexpr (kTail == 2) {
-          const bool rare1 = tail<Wd>(o, tc, bottom, sides, k, LN::N + 1, quiet, v, out);
-          rare |= std::uint64_t{rare1} << (LN::N + 1);
-          for (int t = 0; t < kTailSlots; ++t) tv[t] = _mm_insert_epi32(tv[t], rare1 ? 0 : v[t], 1);
-        }
-        if (mode_ != DropMode::rare_only)
-          for (int t = 0; t < kTailSlots; ++t)
-            if (kTailSlot[t] == MOVE_LANDING_X2 || (groups & (1u << kTailSlot[t])))
-              _mm_store_si128(reinterpret_cast<__m128i*>(vals_[kTailSlot[t]] + n_vec), tv[t]);
+      // The tail's values in registers, lane x - n_vec, then whole 4-lane stores (which the
+      // sums' loads forward; they would not from one word each).
+      const TailShape& tc = kTailShapes[piece_][orientation_];
+      constexpr int kTail = Width - Wd + 1 - LN::N;
+      __m128i tv[kTailSlots];
+      std::int32_t v[kTailSlots];
+      const bool rare0 = tail<Wd>(o, tc, bottom, sides, k, LN::N, quiet, v, out);
+      rare |= std::uint64_t{rare0} << LN::N;
+      for (int t = 0; t < kTailSlots; ++t) tv[t] = _mm_cvtsi32_si128(rare0 ? 0 : v[t]);
+      if constexpr (kTail == 2) {
+        const bool rare1 = tail<Wd>(o, tc, bottom, sides, k, LN::N + 1, quiet, v, out);
+        rare |= std::uint64_t{rare1} << (LN::N + 1);
+        for (int t = 0; t < kTailSlots; ++t) tv[t] = _mm_insert_epi32(tv[t], rare1 ? 0 : v[t], 1);
       }
+      if (mode_ != DropMode::rare_only)
+        for (int t = 0; t < kTailSlots; ++t)
+          if (kTailSlot[t] == MOVE_LANDING_X2 || (groups & (1u << kTailSlot[t])))
+            _mm_store_si128(reinterpret_cast<__m128i*>(vals_[kTailSlot[t]] + n_vec), tv[t]);
     }
 #endif
     if (mode_ == DropMode::rare_only) {
@@ -1005,14 +1003,6 @@ class DropPass {
                                                 SLOT_HOLE_DEPTH,   SLOT_ROWS_WITH_HOLES, SLOT_ROW_TRANSITIONS,
                                                 SLOT_WELLS};
 
-  // Lane popcounts by byte-table lookups (AVX2 has no vector popcount).
-  static __m128i popcnt128(__m128i x) {
-    const __m128i table = _mm_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
-    const __m128i nib = _mm_set1_epi8(0x0F);
-    const __m128i bytes = _mm_add_epi8(_mm_shuffle_epi8(table, _mm_and_si128(x, nib)),
-                                       _mm_shuffle_epi8(table, _mm_and_si128(_mm_srli_epi32(x, 4), nib)));
-    return _mm_madd_epi16(_mm_maddubs_epi16(bytes, _mm_set1_epi8(1)), _mm_set1_epi16(1));
-  }
   static __m128i lanes_sum(__m128i x) {  // every lane: the sum of the four
     x = _mm_add_epi32(x, _mm_shuffle_epi32(x, 0x4E));
     return _mm_add_epi32(x, _mm_shuffle_epi32(x, 0xB1));
@@ -1055,26 +1045,27 @@ class DropPass {
     __m128i any = _mm_and_si128(_mm_andnot_si128(below_top, below_run), lanes(tc.interior));
     any = _mm_or_si128(any, _mm_shuffle_epi32(any, 0x4E));
     any = _mm_or_si128(any, _mm_shuffle_epi32(any, 0xB1));
-    const __m128i filled = _mm_add_epi32(popcnt128(_mm_and_si128(_mm_srlv_epi32(cl, yv), lanes(tc.side_left))),
-                                         popcnt128(_mm_and_si128(_mm_srlv_epi32(cr, yv), lanes(tc.side_right))));
+    using L4 = Lanes<xsimd::sse4_2>;  // 4 lanes, byte-table popcounts
+    using U4 = typename L4::U;
+    const __m128i filled = L4::total(L4::part(U4(_mm_and_si128(_mm_srlv_epi32(cl, yv), lanes(tc.side_left)))) +
+                                     L4::part(U4(_mm_and_si128(_mm_srlv_epi32(cr, yv), lanes(tc.side_right)))));
     // Wells, as wells()'s byte-table path: a well cell above its column's top (the new top on
     // the piece lanes) weighs its height above it, one in the gap under the piece its height
     // above the base top, one in a run of holes (rarely) its base run plane's.
-    using L4 = Lanes<xsimd::sse4_2>;
     const __m128i nl = _mm_or_si128(cl, _mm_sllv_epi32(lanes(tc.piece_left), yv));
     const __m128i nm = _mm_or_si128(cm, _mm_sllv_epi32(lanes(tc.piece), yv));
     const __m128i nr = _mm_or_si128(cr, _mm_sllv_epi32(lanes(tc.piece_right), yv));
     const __m128i cells = _mm_and_si128(_mm_andnot_si128(nm, _mm_and_si128(nl, nr)), _mm_set1_epi32(static_cast<int>(rows_)));
     const __m128i top = _mm_blendv_epi8(base_h, _mm_add_epi32(yv, lanes(tc.top)), lanes(tc.interior));
     typename L4::Weighted open;
-    L4::add_weighted(open, typename L4::U(_mm_srlv_epi32(cells, top)));
-    L4::add_weighted(open, typename L4::U(_mm_srlv_epi32(_mm_and_si128(_mm_and_si128(cells, below_run), lanes(tc.interior)), base_h)));
+    L4::add_weighted(open, U4(_mm_srlv_epi32(cells, top)));
+    L4::add_weighted(open, U4(_mm_srlv_epi32(_mm_and_si128(_mm_and_si128(cells, below_run), lanes(tc.interior)), base_h)));
     __m128i wells = _mm_sub_epi32(L4::weighted_total(open), loadu128(wells_ + base - 1));
     const __m128i in_holes = _mm_and_si128(cells, below_top);
     if (!_mm_testz_si128(in_holes, in_holes)) {
-      typename L4::U planes[kRunPlanes];
-      for (int p = 0; p < kRunPlanes; ++p) planes[p] = typename L4::U(loadu128(planes_[p] + base - 1));
-      wells = _mm_add_epi32(wells, weigh<L4>(typename L4::U(in_holes), planes));
+      U4 planes[kRunPlanes];
+      for (int p = 0; p < kRunPlanes; ++p) planes[p] = U4(loadu128(planes_[p] + base - 1));
+      wells = _mm_add_epi32(wells, weigh<L4>(U4(in_holes), planes));
     }
     wells = _mm_and_si128(wells, lanes(tc.valid));
     // Two sums a lane (each below 2^15) in one reduction, wells (signed) in another.
