@@ -18,7 +18,7 @@ GameConfig config_10x10(std::int64_t cap) {
 
 TEST(GameBatch, TenByTwentyGameFitsIn128Bytes) {
   EXPECT_LE(GameBatch::bytes_per_game(10), 128u);
-  EXPECT_EQ(GameBatch::bytes_per_game(10), 120u);  // 40 board + 80 state
+  EXPECT_EQ(GameBatch::bytes_per_game(10), 128u);  // 40 board + 88 state
 }
 
 TEST(GameBatch, StartsEveryGameFromItsStream) {
@@ -28,8 +28,10 @@ TEST(GameBatch, StartsEveryGameFromItsStream) {
     EXPECT_EQ(batch.policy_of(g), static_cast<std::uint32_t>(g / 3));
     EXPECT_EQ(batch.stream_id[g], 100u + static_cast<std::uint64_t>(g % 3));
     PieceStream s = PieceStream::make(c.rules.generator, c.seed, batch.stream_id[g]);
+    EXPECT_EQ(batch.piece_key[g], stream_key(c.seed, batch.stream_id[g]));
     EXPECT_EQ(batch.current[g], s.next());
     EXPECT_EQ(batch.next[g], s.next());
+    EXPECT_EQ(batch.draws[g], s.rng.counter);
   }
 }
 

@@ -29,6 +29,7 @@ template <class Batch>
 void carve(Batch& b, Carver& c, std::size_t n, int width) {
   b.cols = c.template take<Word>(n * width);
   b.stream_id = c.template take<std::uint64_t>(n);
+  b.piece_key = c.template take<std::uint64_t>(n);
   b.draws = c.template take<std::uint64_t>(n);
   b.bag = c.template take<std::uint32_t>(n);
   b.bag_left = c.template take<std::uint8_t>(n);
@@ -64,7 +65,7 @@ Measure measure(const Board& b, Geometry g) {
 }  // namespace
 
 std::size_t GameBatch::bytes_per_game(int width) {
-  return width * sizeof(Word) + 2 * sizeof(std::uint64_t) + sizeof(std::uint32_t) +
+  return width * sizeof(Word) + 3 * sizeof(std::uint64_t) + sizeof(std::uint32_t) +
          3 * sizeof(std::uint8_t) + sizeof(GameStatus) + sizeof(std::uint32_t) +
          sizeof(std::int32_t) + 6 * sizeof(std::int64_t);
 }
@@ -90,6 +91,7 @@ GameBatch::GameBatch(std::int64_t begin, std::int64_t end, std::int64_t games_pe
     PieceStream s = PieceStream::make(config.rules.generator, config.seed, stream_id[g]);
     current[g] = s.next();
     next[g] = s.next();
+    piece_key[g] = s.rng.key;
     draws[g] = s.rng.counter;
     bag[g] = s.bag;
     bag_left[g] = s.bag_left;
@@ -144,7 +146,7 @@ bool step_game(GameBatch& b, std::int64_t g, Searcher& searcher, Placement* play
     b.holes_created[g] += after.holes > b.holes[g] ? after.holes - b.holes[g] : 0;
     b.height_sum[g] += after.wall_height;
     b.holes[g] = after.holes;
-    PieceStream s{{stream_key(config.seed, b.stream_id[g]), b.draws[g]}, b.bag[g], b.bag_left[g],
+    PieceStream s{{b.piece_key[g], b.draws[g]}, b.bag[g], b.bag_left[g],
                   config.rules.generator};
     b.current[g] = b.next[g];
     b.next[g] = s.next();

@@ -35,6 +35,7 @@ class GameBatch {
   // Arrays, shape (N) unless noted.
   Word* cols;                   // (W, N): column c of game g at cols[c * N + g]
   std::uint64_t* stream_id;     // piece stream id: its pieces are a function of (seed, id)
+  std::uint64_t* piece_key;     // piece stream key, stream_key(seed, stream id) (CounterRng::key)
   std::uint64_t* draws;         // piece stream position (CounterRng::counter)
   std::uint32_t* bag;           // bag7 state (PieceStream::bag)
   std::uint8_t* bag_left;       // bag7 state (PieceStream::bag_left)
