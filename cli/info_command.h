@@ -1,6 +1,7 @@
 // `tetrisbench info`: the build, the CPU, and which feature kernels exist and which is active.
 #pragma once
 
+#include <istream>
 #include <string>
 
 namespace tb {
@@ -11,7 +12,10 @@ struct InfoOptions {
 
 int run_info(const InfoOptions& options);
 
-// "model name" from /proc/cpuinfo, or "unknown".
+// The CPU from /proc/cpuinfo (cpu_model_from), or "unknown".
 std::string cpu_model();
+// cpu_model() of a /proc/cpuinfo text: the first processor's model name, then its family, model
+// and stepping (and AMD's core, for families 25 and 26), or "unknown".
+std::string cpu_model_from(std::istream& cpuinfo);
 
 }  // namespace tb
