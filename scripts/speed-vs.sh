@@ -158,8 +158,12 @@ if [ -n "$old_build" ]; then
   old_bench=$old_build/bench/bench_decide
   [ -x "$old_bin" ] || die "$old_bin is not built"
   shown=$("$old_bin" --version 2>/dev/null || true)
-  if [[ $shown =~ \(([0-9a-f]{7,40})\) ]] && [[ $old_sha != "${BASH_REMATCH[1]}"* ]]; then
-    echo "$me: warning: $old_bin says it is ${BASH_REMATCH[1]}, not $old_short" >&2
+  if [[ $shown =~ \(([0-9a-f]{7,40})(-dirty)?\) ]]; then
+    if [[ $old_sha != "${BASH_REMATCH[1]}"* ]]; then
+      echo "$me: warning: $old_bin says it is ${BASH_REMATCH[1]}, not $old_short" >&2
+    elif [ -n "${BASH_REMATCH[2]}" ]; then
+      echo "$me: warning: $old_bin was built from $old_short with edits (-dirty)" >&2
+    fi
   fi
   old_label="$old_short (prebuilt $old_build)"
   old_src=$old_bin
