@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <fstream>
 #include <istream>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -18,7 +19,7 @@ namespace {
 // The value of a "key : value" line of /proc/cpuinfo whose key is `key`, or "".
 std::string cpuinfo_value(const std::string& line, const char* key) {
   const auto colon = line.find(':');
-  if (colon == std::string::npos) return "";
+  if (colon == std::string::npos || colon == 0) return "";
   const std::string k = line.substr(0, line.find_last_not_of(" \t", colon - 1) + 1);
   if (k != key) return "";
   const auto v = line.find_first_not_of(" \t", colon + 1);

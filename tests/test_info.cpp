@@ -33,6 +33,7 @@ TEST(CpuModel, OtherVendorsAndMissingFields) {
             "Intel(R) Xeon(R) (family 6 model 143 stepping 8)");
   EXPECT_EQ(from("model name : Some CPU\n"), "Some CPU");  // no family or model
   EXPECT_EQ(from(""), "unknown");
+  EXPECT_EQ(from(": no key\nmodel name :\nmodel name : Named\n"), "Named");  // (an empty value is no value)
   EXPECT_EQ(from("vendor_id : AuthenticAMD\ncpu family : x\nmodel : y\nmodel name : Odd\n"),
             "Odd (family x model y)");  // not numbers: no core name, no exception
 }
