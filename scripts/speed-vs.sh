@@ -198,11 +198,9 @@ t_built=$SECONDS
 # --- workloads ----------------------------------------------------------------------------
 cpu_flags=$(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null || true)
 has_flag() { [[ "$cpu_flags " == *" $1 "* ]]; }
-cpu_model=$(grep -m1 '^model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ *//' || true)
-# Family, model and stepping of the first processor (the model name alone, "AMD EPYC", does not
-# tell a Zen 4 from a Zen 5; `tetrisbench info` names AMD's core from them).
-cpu_id=$(awk -F': *' '/^$/ { exit } /^cpu family/ { f = $2 } /^model[ \t]*:/ { m = $2 } /^stepping/ { s = $2 }
-  END { if (f != "") printf "family %s model %s stepping %s", f, m, s }' /proc/cpuinfo 2>/dev/null || true)
+# The CPU as the current build's `tetrisbench info` names it (model name, family, model and
+# stepping, and AMD's core: "AMD EPYC" alone does not tell a Zen 4 from a Zen 5).
+cpu_model=$("$new_bin" info 2>/dev/null | sed -n 's/^cpu  *//p' | sed 's/, [0-9]* hardware threads$//' || true)
 
 # Pieces per run, chosen so a run of the current tree takes about 1 s of CPU on a 2 GHz
 # Zen 4 (the default kernel is AVX-512 there); --quick divides the work by about 20.
@@ -398,7 +396,7 @@ unit_of() {  # KIND COUNTED
 
 # --- header ---------------------------------------------------------------------------------
 colw=$((pairs * 8 + 1))
-echo "$me: $(date -u '+%Y-%m-%d %H:%M UTC'); host CPU: ${cpu_model:-unknown}${cpu_id:+ ($cpu_id)} ($(nproc) logical CPUs; load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?'))"
+echo "$me: $(date -u '+%Y-%m-%d %H:%M UTC'); host CPU: ${cpu_model:-unknown} ($(nproc) logical CPUs; load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?'))"
 echo "old: $old_label  $old_src"
 echo "new: $new_short (build $build)  $new_src (copied at the start)"
 echo "runs alternate old, new, old, new, ...: $pairs pairs per workload$([ "$quick" -eq 0 ] || echo '; --quick (smoke test: ratios are noise)')"
