@@ -214,15 +214,35 @@ struct Lanes {
     return x | (x >> 16);
   }
 
-  // x << n per lane, 0 where n >= 32, with the ISA's variable shift (AVX2, AVX-512); a
-  // portable loop otherwise.  Not xsimd's operator<<: xsimd 8.1 has no AVX-512 form of it, and
-  // its portable form is a C++ shift, undefined at 32.
+#if defined(__SSE4_1__)
+  // 4 lanes without a variable shift per lane (SSE4.1): the lanes shifted by each lane's count
+  // (SSE's shifts take one count, and give 0 from 32 on), blended.  In registers: the portable
+  // loop below goes through memory, and its scalar stores then wait to be loaded as a vector
+  // (GCC 12 compiles it so; the SSE4.2 drop pass ran 2.6x slower than with clang 14).
+  template <bool Left>
+  [[gnu::always_inline]] static __m128i shift_each(__m128i x, __m128i n) {
+    const __m128i zero = _mm_setzero_si128();
+    const auto by = [&](__m128i count) { return Left ? _mm_sll_epi32(x, count) : _mm_srl_epi32(x, count); };
+    const __m128i r0 = by(_mm_unpacklo_epi32(n, zero));  // (the count is the low 64 bits)
+    const __m128i r1 = by(_mm_srli_epi64(n, 32));
+    const __m128i r2 = by(_mm_unpackhi_epi32(n, zero));
+    const __m128i r3 = by(_mm_srli_si128(n, 12));
+    return _mm_blend_epi16(_mm_blend_epi16(r0, r1, 0x0C), _mm_blend_epi16(r2, r3, 0xC0), 0xF0);
+  }
+#endif
+
+  // x << n per lane, 0 where n >= 32, with the ISA's variable shift (AVX2, AVX-512), SSE4.1's
+  // shift_each (4 lanes), or a portable loop.  Not xsimd's operator<<: xsimd 8.1 has no AVX-512 form of
+  // it, and its portable form is a C++ shift, undefined at 32.
   [[gnu::always_inline]] static U shl(U x, U n) {
 #if defined(__AVX512F__)
     if constexpr (N == 16) return U(_mm512_sllv_epi32(x, n));
 #endif
 #if defined(__AVX2__)
     if constexpr (N == 8) return U(_mm256_sllv_epi32(x, n));
+#endif
+#if defined(__SSE4_1__)
+    if constexpr (N == 4) return U(shift_each<true>(x, n));
 #endif
     alignas(64) std::uint32_t a[N], b[N];
     x.store_aligned(a);
@@ -238,6 +258,9 @@ struct Lanes {
 #endif
 #if defined(__AVX2__)
     if constexpr (N == 8) return U(_mm256_srlv_epi32(x, n));
+#endif
+#if defined(__SSE4_1__)
+    if constexpr (N == 4) return U(shift_each<false>(x, n));
 #endif
     alignas(64) std::uint32_t a[N], b[N];
     x.store_aligned(a);
@@ -611,8 +634,11 @@ void board_lanes(const Word* cols, int stride, int width, int height, std::uint3
 
 // Test hook (tests/test_features.cpp, through features_<isa>.cpp): the lane primitives of A
 // on n words, any values (walls, rows >= H), 5 results a word: popcnt, bit_width,
-// below_top(x, bit_width(x)), the total of kMaxParts parts of x (kMaxParts * popcount), and
-// the weighted total of kMaxWeighted additions of x (kMaxWeighted * sum of r + 1).
+// below_top(x, bit_width(x)), the total of kMaxParts parts of x (kMaxParts * popcount), the
+// weighted total of kMaxWeighted additions of x (kMaxWeighted * sum of r + 1), and shl and shr
+// of x by lanes_probe_count(i) for word i (0 .. 40: every lane sees counts of 32 and more).
+constexpr int kLanesProbeResults = 7;
+constexpr Word lanes_probe_count(int i) { return static_cast<Word>(i % 41); }
 template <class A>
 void lanes_probe(const Word* words, int n, std::uint32_t* out) {
   using L = Lanes<A>;
@@ -627,12 +653,16 @@ void lanes_probe(const Word* words, int n, std::uint32_t* out) {
     typename L::Weighted weighted;
     for (int t = 0; t < L::kMaxWeighted; ++t) L::add_weighted(weighted, x);
     const U h = L::bit_width(x);
-    const U results[5] = {L::popcnt(x), h, L::below_top(x, h), L::total(parts),
-                          L::weighted_total(weighted)};
-    for (int r = 0; r < 5; ++r) {
+    alignas(64) Word count[N];
+    for (int j = 0; j < N; ++j) count[j] = lanes_probe_count(i + j);
+    const U by = U::load_aligned(count);
+    const U results[kLanesProbeResults] = {L::popcnt(x),          h,           L::below_top(x, h),
+                                           L::total(parts),       L::weighted_total(weighted),
+                                           L::shl(x, by),         L::shr(x, by)};
+    for (int r = 0; r < kLanesProbeResults; ++r) {
       alignas(64) Word lanes[N];
       results[r].store_aligned(lanes);
-      for (int j = 0; j < N && i + j < n; ++j) out[5 * (i + j) + r] = lanes[j];
+      for (int j = 0; j < N && i + j < n; ++j) out[kLanesProbeResults * (i + j) + r] = lanes[j];
     }
   }
 }

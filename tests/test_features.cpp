@@ -1041,17 +1041,20 @@ TEST(FeaturesLanes, PopcountBitWidthAndWeightsOnEdgeWords) {
     // Odd counts and offsets: partial last vectors, every word in every lane.
     for (int offset : {0, 1, 3, 7, 13}) {
       const int n = static_cast<int>(words.size()) - offset;
-      std::vector<std::uint32_t> out(5 * static_cast<std::size_t>(n));
+      std::vector<std::uint32_t> out(7 * static_cast<std::size_t>(n));  // (kLanesProbeResults)
       probe.fn(words.data() + offset, n, out.data());
       int failures = 0;
       for (int i = 0; i < n && failures < 10; ++i) {
         const Word x = words[i + offset];
-        const std::uint32_t* r = &out[5 * static_cast<std::size_t>(i)];
+        const std::uint32_t* r = &out[7 * static_cast<std::size_t>(i)];
         const int width = std::bit_width(x);
+        const int count = i % 41;  // the probe's shift count for word i (lanes_probe_count)
+        const Word left = count < 32 ? x << count : 0u, right = count < 32 ? x >> count : 0u;
         const bool ok = r[0] == static_cast<std::uint32_t>(std::popcount(x)) &&
                         r[1] == static_cast<std::uint32_t>(width) && r[2] == low_mask(width) &&
                         r[3] == static_cast<std::uint32_t>(31 * std::popcount(x)) &&
-                        r[4] == static_cast<std::uint32_t>(21 * row_weight(x));
+                        r[4] == static_cast<std::uint32_t>(21 * row_weight(x)) && r[5] == left &&
+                        r[6] == right;
         if (!ok) {
           ++failures;
           ADD_FAILURE() << "word 0x" << std::hex << x << std::dec << ": popcnt " << r[0]
@@ -1059,7 +1062,9 @@ TEST(FeaturesLanes, PopcountBitWidthAndWeightsOnEdgeWords) {
                         << width << "), below_top 0x" << std::hex << r[2] << " (want 0x"
                         << low_mask(width) << ")" << std::dec << ", 31 parts " << r[3]
                         << " (want " << 31 * std::popcount(x) << "), 21 weighted " << r[4]
-                        << " (want " << 21 * row_weight(x) << ")";
+                        << " (want " << 21 * row_weight(x) << "), shl " << count << " 0x" << std::hex
+                        << r[5] << " (want 0x" << left << "), shr 0x" << r[6] << " (want 0x" << right
+                        << ")" << std::dec;
         }
       }
     }
