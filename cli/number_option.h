@@ -20,8 +20,10 @@ CLI::Option* add_number(CLI::App* cmd, const std::string& flag, T& value, T lo, 
   else range = range_text(static_cast<std::int64_t>(lo), static_cast<std::int64_t>(hi));
   auto parse = [&value, flag, lo, hi](const std::string& text) {
     try {
-      if constexpr (std::is_same_v<T, std::uint64_t>) value = parse_unsigned(text, flag);
-      else if constexpr (std::is_floating_point_v<T>) value = static_cast<T>(parse_real(text, lo, hi, flag));
+      if constexpr (std::is_same_v<T, std::uint64_t>) {
+        (void)lo, (void)hi;  // the whole range: parse_unsigned checks it
+        value = parse_unsigned(text, flag);
+      } else if constexpr (std::is_floating_point_v<T>) value = static_cast<T>(parse_real(text, lo, hi, flag));
       else value = static_cast<T>(parse_integer(text, lo, hi, flag));
     } catch (const InputError& e) {
       throw CLI::ValidationError(e.what());
