@@ -17,6 +17,9 @@
 #     --quick           about 20x less work per run: a smoke test, ratios are noise
 #     --keep            keep the temporary folder (its path is printed)
 #     --jobs N          parallel build jobs, 1..64 (default 2)
+#     --old-cxx CXX     the C++ compiler that builds REV (default: the current build's,
+#                       CMAKE_CXX_COMPILER of its CMakeCache.txt), so that by default only the
+#                       code differs; the header names both builds' compilers
 #     --old-build DIR   developers: use this existing build of REV instead of building one
 #                       (not checked to be REV beyond the commit that tetrisbench --version shows)
 #     -h, --help        this text
@@ -45,16 +48,16 @@ check_int() {
   ((10#$value >= lo && 10#$value <= hi)) || die "$name must be in $lo..$hi, not $value"
 }
 
-build=$root/build pairs=3 jobs=2 quick=0 keep=0 old_build="" workloads_opt="" rev=""
+build=$root/build pairs=3 jobs=2 quick=0 keep=0 old_build="" old_cxx="" workloads_opt="" rev=""
 while [ $# -gt 0 ]; do
   opt=$1
   case $opt in
-    --build=* | --pairs=* | --workloads=* | --jobs=* | --old-build=*)
+    --build=* | --pairs=* | --workloads=* | --jobs=* | --old-build=* | --old-cxx=*)
       set -- "${opt%%=*}" "${opt#*=}" "${@:2}"; continue ;;
     -h | --help) usage; exit 0 ;;
     --quick) quick=1 ;;
     --keep) keep=1 ;;
-    --build | --pairs | --workloads | --jobs | --old-build)
+    --build | --pairs | --workloads | --jobs | --old-build | --old-cxx)
       [ $# -ge 2 ] || die "$opt needs a value (see --help)"
       case $opt in
         --build) build=$2 ;;
@@ -62,6 +65,7 @@ while [ $# -gt 0 ]; do
         --workloads) workloads_opt=$2 ;;
         --jobs) jobs=$2 ;;
         --old-build) old_build=$2 ;;
+        --old-cxx) old_cxx=$2 ;;
       esac
       shift ;;
     --) shift; [ $# -eq 1 ] || die "expected one REV after --"; rev=$1; shift; break ;;
@@ -109,6 +113,12 @@ if [ ! -x "$new_bin" ]; then
   die "$new_bin is not built; build it: cmake --build $build --target tetrisbench"
 fi
 new_bench=$build/bench/bench_decide
+if [ -z "$old_cxx" ]; then
+  old_cxx=$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt" 2>/dev/null | head -n 1)
+  old_cxx=${old_cxx:-c++}
+fi
+[[ $old_cxx != -* ]] || die "--old-cxx must not start with '-'"
+[ -n "$old_build" ] || command -v -- "$old_cxx" >/dev/null || die "no C++ compiler '$old_cxx' (--old-cxx)"
 if wants bm-decide && [ ! -x "$new_bench" ]; then
   echo "$me: note: $new_bench is not built (cmake --build $build --target bench_decide); bm-decide will be n/a" >&2
 fi
@@ -173,7 +183,7 @@ else
   echo "$me: building $old_short in $tmp (log: $tmp/build.log)" >&2
   mkdir -p "$tmp/src"
   git -C "$root" archive --format=tar "$old_sha" | tar -x -C "$tmp/src"
-  cmake -S "$tmp/src" -B "$tmp/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  cmake -S "$tmp/src" -B "$tmp/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="$old_cxx" \
     -DTETRISBENCH_BUILD_TESTS=OFF >"$tmp/build.log" 2>&1 ||
     { tail -n 20 "$tmp/build.log" >&2; die "configuring $old_short failed (log above)"; }
   targets=(tetrisbench)
@@ -397,8 +407,11 @@ unit_of() {  # KIND COUNTED
 # --- header ---------------------------------------------------------------------------------
 colw=$((pairs * 8 + 1))
 echo "$me: $(date -u '+%Y-%m-%d %H:%M UTC'); host CPU: ${cpu_model:-unknown} ($(nproc) logical CPUs; load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?'))"
-echo "old: $old_label  $old_src"
-echo "new: $new_short (build $build)  $new_src (copied at the start)"
+# The compiler each binary was built with, as its `tetrisbench info` says (older builds: unknown).
+compiler_of() { "$1" info 2>/dev/null | sed -n 's/^compiler  *\([^,]*\),.*/\1/p' | head -n 1; }
+old_compiler=$(compiler_of "$old_bin") new_compiler=$(compiler_of "$new_bin")
+echo "old: $old_label  $old_src (compiler: ${old_compiler:-unknown})"
+echo "new: $new_short (build $build)  $new_src (copied at the start; compiler: ${new_compiler:-unknown})"
 echo "runs alternate old, new, old, new, ...: $pairs pairs per workload$([ "$quick" -eq 0 ] || echo '; --quick (smoke test: ratios are noise)')"
 echo "commands (BIN = old or new tetrisbench, BENCH = its bench/bench_decide):"
 for w in "${workloads[@]}"; do

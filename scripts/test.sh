@@ -22,8 +22,11 @@ if [ "$mode" = normal ]; then
 fi
 
 # Sanitizer builds: their own folder (never the Release build/, which the perf gate reads),
-# no benchmarks, RelWithDebInfo with the asserts left on (-O2 -g without -DNDEBUG).
+# no benchmarks, RelWithDebInfo with the asserts left on (-O2 -g without -DNDEBUG), and g++
+# (scripts/tbb-tsan.sh builds the instrumented libtbb with g++'s TSan runtime; the fuzz pass,
+# scripts/fuzz.sh, runs clang's sanitizers).
 TB_BUILD=$TB_ROOT/build-$mode
+TB_CXX=g++
 sanitize=address
 labels=()
 extra=()
