@@ -222,7 +222,10 @@ struct Lanes {
   template <bool Left>
   [[gnu::always_inline]] static __m128i shift_each(__m128i x, __m128i n) {
     const __m128i zero = _mm_setzero_si128();
-    const auto by = [&](__m128i count) { return Left ? _mm_sll_epi32(x, count) : _mm_srl_epi32(x, count); };
+    const auto by = [&](__m128i count) {
+      if constexpr (Left) return _mm_sll_epi32(x, count);
+      else return _mm_srl_epi32(x, count);
+    };
     const __m128i r0 = by(_mm_unpacklo_epi32(n, zero));  // (the count is the low 64 bits)
     const __m128i r1 = by(_mm_srli_epi64(n, 32));
     const __m128i r2 = by(_mm_unpackhi_epi32(n, zero));
@@ -232,8 +235,8 @@ struct Lanes {
 #endif
 
   // x << n per lane, 0 where n >= 32, with the ISA's variable shift (AVX2, AVX-512), SSE4.1's
-  // shift_each (4 lanes), or a portable loop.  Not xsimd's operator<<: xsimd 8.1 has no AVX-512 form of
-  // it, and its portable form is a C++ shift, undefined at 32.
+  // shift_each (4 lanes), or a portable loop.  Not xsimd's operator<<: xsimd 8.1 has no
+  // AVX-512 form of it, and its portable form is a C++ shift, undefined at 32.
   [[gnu::always_inline]] static U shl(U x, U n) {
 #if defined(__AVX512F__)
     if constexpr (N == 16) return U(_mm512_sllv_epi32(x, n));
@@ -633,10 +636,11 @@ void board_lanes(const Word* cols, int stride, int width, int height, std::uint3
 }
 
 // Test hook (tests/test_features.cpp, through features_<isa>.cpp): the lane primitives of A
-// on n words, any values (walls, rows >= H), 5 results a word: popcnt, bit_width,
-// below_top(x, bit_width(x)), the total of kMaxParts parts of x (kMaxParts * popcount), the
-// weighted total of kMaxWeighted additions of x (kMaxWeighted * sum of r + 1), and shl and shr
-// of x by lanes_probe_count(i) for word i (0 .. 40: every lane sees counts of 32 and more).
+// on n words, any values (walls, rows >= H), kLanesProbeResults results a word: popcnt,
+// bit_width, below_top(x, bit_width(x)), the total of kMaxParts parts of x (kMaxParts *
+// popcount), the weighted total of kMaxWeighted additions of x (kMaxWeighted * sum of r + 1),
+// and shl and shr of x by lanes_probe_count(i) for word i (0 .. 40: every lane sees counts of
+// 32 and more).
 constexpr int kLanesProbeResults = 7;
 constexpr Word lanes_probe_count(int i) { return static_cast<Word>(i % 41); }
 template <class A>

@@ -25,8 +25,8 @@ tb_install_missing() {
 }
 
 # The C++ compiler of tb_build: clang++ (Debian 12's clang 14) unless TB_CXX names another.
-# clang 14 compiles the drop scorer's vector passes faster than g++ 12: greedy play 1.02x, 2-ply
-# 1.15x, BM_Decide 1.05x (docs/performance.md "Compiler"); g++ builds the same results.
+# clang 14 compiles the drop scorer's vector passes faster than g++ 12: greedy play 1.00-1.03x,
+# 2-ply 1.15x, BM_Decide 1.05-1.10x (docs/performance.md "Compiler"); g++ gives the same results.
 TB_CXX=${TB_CXX:-clang++}
 
 tb_build() {
