@@ -58,7 +58,7 @@ void prepare_outputs(const LearnOptions& o) {
   if (swept > 0) std::fprintf(stderr, "learn: removed %d temporary file(s) left by an interrupted run\n", swept);
 }
 
-// Trains (or resumes from --checkpoint) with a progress line on a terminal.
+// Trains (or resumes from --checkpoint) with progress on stderr (ProgressLine).
 td::TdRun train(const LearnOptions& o, const td::TdConfig& config, FeatureKernel kernel) {
   td::TdRunSpec spec;
   spec.config = config;
@@ -67,12 +67,10 @@ td::TdRun train(const LearnOptions& o, const td::TdConfig& config, FeatureKernel
   spec.checkpoint = o.checkpoint;
   std::mutex mu;
   std::string line = "starting";
-  std::unique_ptr<ProgressLine> bar;
-  if (stderr_is_terminal())
-    bar = std::make_unique<ProgressLine>([&] {
-      std::lock_guard lock(mu);
-      return line;
-    });
+  auto bar = std::make_unique<ProgressLine>([&] {
+    std::lock_guard lock(mu);
+    return line;
+  });
   const std::int64_t step = static_cast<std::int64_t>(config.games_per_step) * config.pieces_per_step;
   if (o.pieces < step)
     throw UsageError("--pieces " + std::to_string(o.pieces) + " is less than one training step (" +

@@ -1,4 +1,5 @@
-// A one-line progress display on stderr, only when stderr is a terminal (never on stdout).
+// Progress on stderr (never on stdout): on a terminal a one-line display, rewritten in place;
+// elsewhere (a log file, nohup) a plain line now and then, so that a long run shows it is alive.
 #pragma once
 
 #include <atomic>
@@ -12,16 +13,19 @@ namespace tb {
 
 class ProgressLine {
  public:
-  // `render` builds the line; it is called from a helper thread every `period`.
+  // `render` builds the line; it is called from a helper thread every `period` on a terminal,
+  // else every `log_period` (the first after one log_period: a short run writes nothing).
   explicit ProgressLine(std::function<std::string()> render,
-                        std::chrono::milliseconds period = std::chrono::milliseconds(250));
-  ~ProgressLine();  // erases the line
+                        std::chrono::milliseconds period = std::chrono::milliseconds(250),
+                        std::chrono::milliseconds log_period = std::chrono::minutes(1));
+  ~ProgressLine();  // erases the terminal's line
   ProgressLine(const ProgressLine&) = delete;
   ProgressLine& operator=(const ProgressLine&) = delete;
 
  private:
   std::function<std::string()> render_;
   std::atomic<bool> stop_{false};
+  bool terminal_ = false;
   std::thread thread_;
 };
 
