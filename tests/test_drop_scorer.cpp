@@ -154,6 +154,45 @@ TEST(DropScorer, MatchesTheReferenceBlockPathOnRandomBoards) {
   EXPECT_GT(ratings, 10000);
 }
 
+// Ratings with many ties (one coarse feature with an integer weight, or every weight 0), where
+// only the candidates' order picks the best: the first highest, as the reference.  With AVX-512
+// on 10 columns, T, J and L rate orientations 0 and 2 in one row (docs/performance.md "Pair
+// rows") but must still see them in candidate order; a fold that kept the later of two equal
+// ratings fails here.
+TEST(DropScorer, TiesGoToTheFirstCandidate) {
+  const Geometry g{10, 20};
+  const std::vector<Feature> coarse[] = {{Feature::holes},
+                                         {Feature::landing_height},
+                                         {Feature::rows_with_holes},
+                                         {Feature::col_transitions, Feature::holes},
+                                         {Feature::wells, Feature::constant}};
+  long ties = 0;
+  for (int vi = 0; vi < 3; ++vi) {
+    const KernelVariant* v = find_kernel(kPassNames[vi]);
+    if (!v || !v->supported()) continue;
+    CounterRng rng{stream_key(23, static_cast<std::uint64_t>(vi)), 0};
+    for (int trial = 0; trial < 120; ++trial) {
+      for (const std::vector<Feature>& f : coarse) {
+        Rating r = random_rating(rng, f, g);
+        for (double& w : r.policy.weights) w = trial % 4 == 0 ? 0.0 : -1.0 - static_cast<double>(rng.below(3));
+        r.policy.reward_lines = false;
+        const Board board = random_board(rng, g, wall_limit(Overflow::strict, g));
+        for (int p = 0; p < PIECE_NB; ++p) {
+          expect_same_ratings(kPassNames[vi], r, board, static_cast<Piece>(p), g, Overflow::strict, {});
+          if (HasFailure()) return;
+          // Count the decisions with a tie for the highest rating (the case this test is for).
+          auto block = std::make_unique<CandidateBlock>();
+          materialize(*block, board, static_cast<Piece>(p), g, Overflow::strict, {}, features_reference);
+          LinearEvaluator(r.policy, g, features_reference).score(*block);
+          const double top = *std::max_element(block->score.begin(), block->score.begin() + block->count);
+          ties += std::count(block->score.begin(), block->score.begin() + block->count, top) > 1;
+        }
+      }
+    }
+  }
+  EXPECT_GT(ties, 3000);  // (of 3 x 120 x 5 x 7 = 12,600 decisions on a CPU with all three)
+}
+
 // Boards from play (flat stacks, rows about to clear), with the built-in feature sets.
 TEST(DropScorer, MatchesTheReferenceBlockPathInRandomPlay) {
   const char* const sets[] = {"dellacherie", "bcts", "dt", "eltetris", "lee", "pso7"};

@@ -92,6 +92,59 @@ constexpr std::array<std::array<TailShape, kMaxOrientations>, PIECE_NB> kTailSha
   return a;
 }();
 
+// Column i of a piece orientation: its cells, which of their sides face a non-piece cell on the
+// left / right (row transitions), its bottom, top and cell count.
+struct PieceColumn {
+  Word mask, side_left, side_right;
+  int bottom, top, cells;
+};
+constexpr PieceColumn piece_column(const Orientation& o, int i) {
+  const Word left = i > 0 ? o.mask[i - 1] : 0u, right = i + 1 < o.width ? o.mask[i + 1] : 0u;
+  const int cells = std::popcount(o.mask[i]);
+  return {o.mask[i], o.mask[i] & ~left, o.mask[i] & ~right, o.bottom[i], o.bottom[i] + cells, cells};
+}
+
+// Pair rows (DropPass::kPairs): whether orientations 0 and 2 of piece p are both Wd wide (on 10
+// columns, Wd = 3: T, J and L), and their shape values side by side, orientation 0's in lanes
+// 0-7 and orientation 2's in lanes 8-15.
+template <int Wd>
+constexpr bool paired(int p) {
+  return kShapes[p].count == 4 && kShapes[p].orientation[0].width == Wd && kShapes[p].orientation[2].width == Wd;
+}
+template <int Wd>
+struct PairShape {
+  alignas(64) std::int32_t bottom[Wd][16], top[Wd][16], cells[Wd][16];
+  alignas(64) Word mask[Wd][16], side_left[Wd][16], side_right[Wd][16];
+  alignas(64) std::int32_t height[16], sides[16];
+  alignas(64) Word height_mask[16];
+};
+template <int Wd>
+constexpr std::array<PairShape<Wd>, PIECE_NB> kPairShapes = [] {
+  std::array<PairShape<Wd>, PIECE_NB> a{};
+  for (int p = 0; p < PIECE_NB; ++p) {
+    if (!paired<Wd>(p)) continue;
+    for (int l = 0; l < 16; ++l) {
+      const Orientation& o = kShapes[p].orientation[l < 8 ? 0 : 2];
+      PairShape<Wd>& t = a[p];
+      int sides = 0;
+      for (int i = 0; i < Wd; ++i) {
+        const PieceColumn c = piece_column(o, i);
+        t.bottom[i][l] = c.bottom;
+        t.top[i][l] = c.top;
+        t.cells[i][l] = c.cells;
+        t.mask[i][l] = c.mask;
+        t.side_left[i][l] = c.side_left;
+        t.side_right[i][l] = c.side_right;
+        sides += std::popcount(c.side_left) + std::popcount(c.side_right);
+      }
+      t.height[l] = o.height;
+      t.sides[l] = sides;
+      t.height_mask[l] = low_mask(o.height);
+    }
+  }
+  return a;
+}();
+
 // A: the lanes of the base board's column pass and of the rows of more than Narrow's lane
 // count; Narrow: the rows that fit it (on AMD Zen 4 a 512-bit operation costs two 256-bit ones,
 // so a row of 8 candidates in 8 lanes of 256 bits costs half of one in 16 lanes of 512 bits).
@@ -156,14 +209,29 @@ class DropPass {
     }
     best_clear();
     int k = 0;
-    for (int oi = 0; oi < shapes.count; ++oi) {
-      const Orientation& o = shapes.orientation[oi];
-      orientation_ = oi;
-      switch (o.width) {
-        case 1: k = row<1>(o, k, quiet, carry, out); break;
-        case 2: k = row<2>(o, k, quiet, carry, out); break;
-        case 3: k = row<3>(o, k, quiet, carry, out); break;
-        default: k = row<4>(o, k, quiet, carry, out); break;
+    bool pair = false;
+    if constexpr (kPairs) pair = paired<kPairWidth>(piece) && mode_ == DropMode::all;
+    if (pair) {
+      // Orientations 0 and 2 in one row, 0's candidates rated; then orientation 1's row; then
+      // 2's candidates rated (finish_pair); then 3's row: the running best sees the candidates
+      // in their order, as it must for the first highest to win a tie.
+#if defined(__AVX512F__)  // (kPairs: 16 lanes)
+      if constexpr (kPairs) {
+        constexpr int n = Width - kPairWidth + 1;  // 8
+        orientation_ = 0;
+        orientation<L, kPairWidth, true>(shapes.orientation[0], 0, quiet, carry, out);
+        orientation_ = 1;
+        const int k2 = row_of(shapes.orientation[1], n, quiet, carry, out);
+        orientation_ = 2;
+        finish_pair(k2, carry, out);
+        orientation_ = 3;
+        k = row_of(shapes.orientation[3], k2 + n, quiet, carry, out);
+      }
+#endif
+    } else {
+      for (int oi = 0; oi < shapes.count; ++oi) {
+        orientation_ = oi;
+        k = row_of(shapes.orientation[oi], k, quiet, carry, out);
       }
     }
     out.count = k;
@@ -817,6 +885,16 @@ class DropPass {
     return s;
   }
 
+  // One orientation's row of candidates (row()), from candidate k: returns the next row's first.
+  int row_of(const Orientation& o, int k, int quiet, PlyCarry carry, DropScores& out) {
+    switch (o.width) {
+      case 1: return row<1>(o, k, quiet, carry, out);
+      case 2: return row<2>(o, k, quiet, carry, out);
+      case 3: return row<3>(o, k, quiet, carry, out);
+      default: return row<4>(o, k, quiet, carry, out);
+    }
+  }
+
   // One orientation's row of candidates, in Narrow's lanes when they fit.
   template <int Wd>
   int row(const Orientation& o, int k, int quiet, PlyCarry carry, DropScores& out) {
@@ -851,29 +929,96 @@ class DropPass {
       false;
 #endif
 
-  // The candidates of one orientation, columns x = 0 .. W - Wd, as candidates k, k + 1, ...
-  template <class V, int Wd>
-  int orientation(const Orientation& o, int k, int quiet, PlyCarry carry, DropScores& out) {
+  // Pair rows: on a board of known width with AVX-512, orientations 0 and 2 of T, J and L have 8
+  // candidates each (paired()), rated together in one 16-lane row of 512 bits rather than two
+  // 8-lane rows of 256 bits (docs/performance.md "Pair rows").  Not for the families with the
+  // pairs of neighbouring columns (bumpiness, diversity), whose lanes know their column.
+  static constexpr int kPairWidth = Width - 7;  // (Width - Wd + 1 = 8 candidates)
+  static constexpr bool kPairs = !RareOnly && N == 16 && LN::N == 8 && kPairWidth >= 1 && kPairWidth <= 4 &&
+                                 (Family & (G_BUMPINESS | G_DIVERSITY)) == 0;
+
+  // The piece's shape values in a row's lanes, for orientation(): orientation o's in every lane
+  // (broadcast where they are used), or with Pair kPairShapes' (orientation 0 and 2 of piece p).
+  template <class V, int Wd, bool Pair>
+  class RowShape {
     using U = typename V::U;
     using I = typename V::I;
 
-    const int n = W() - Wd + 1;
+   public:
+    RowShape(const Orientation& o, [[maybe_unused]] Piece p) {
+      for (int i = 0; i < Wd; ++i) {
+        c_[i] = piece_column(o, i);
+        assert((c_[i].mask >> c_[i].bottom) == low_mask(c_[i].cells));  // one run per column
+        bottom_[i] = c_[i].bottom;
+        sides_ += std::popcount(c_[i].side_left) + std::popcount(c_[i].side_right);
+      }
+      height_ = o.height;
+      if constexpr (Pair) pair_ = &kPairShapes<Wd>[p];
+    }
+    I bottom(int i) const { return Pair ? I::load_aligned(pair_->bottom[i]) : I(c_[i].bottom); }
+    I top(int i) const { return Pair ? I::load_aligned(pair_->top[i]) : I(c_[i].top); }
+    I cells(int i) const { return Pair ? I::load_aligned(pair_->cells[i]) : I(c_[i].cells); }
+    U mask(int i) const { return Pair ? U::load_aligned(pair_->mask[i]) : U(c_[i].mask); }
+    U side_left(int i) const { return Pair ? U::load_aligned(pair_->side_left[i]) : U(c_[i].side_left); }
+    U side_right(int i) const { return Pair ? U::load_aligned(pair_->side_right[i]) : U(c_[i].side_right); }
+    // The piece's height plus v, and its sides facing a non-piece cell plus v.
+    I height_plus(int v) const { return Pair ? I::load_aligned(pair_->height) + I(v) : I(height_ + v); }
+    I sides_plus(int v) const { return Pair ? I::load_aligned(pair_->sides) + I(v) : I(sides_ + v); }
+    U height_mask() const { return Pair ? U::load_aligned(pair_->height_mask) : U(low_mask(height_)); }
+    // Orientation o's alone (tail()).
+    const int (&bottoms() const)[Wd] { return bottom_; }
+    int scalar_sides() const { return sides_; }
+
+   private:
+    PieceColumn c_[Wd];
+    int bottom_[Wd];
+    int sides_ = 0, height_ = 0;
+    const PairShape<Wd>* pair_ = nullptr;
+  };
+
+  // A row's load of a base array at p: V's lanes, or with Pair 8 lanes in both halves (the two
+  // orientations' candidates are at the same columns).
+  template <class V, bool Pair, class T>
+  static xsimd::batch<T, typename V::U::arch_type> row_load(const T* p) {
+    using B = xsimd::batch<T, typename V::U::arch_type>;
+#if defined(__AVX512F__)
+    if constexpr (Pair) return B(_mm512_broadcast_i64x4(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p))));
+#endif
+    return B::load_unaligned(p);
+  }
+
+  // A row's store of its lanes' values, per candidate: lane l at a[k + x0 + l], or with Pair
+  // lanes 0-7 at a[k ..] and lanes 8-15 at later[0 ..] (finish_pair moves them).
+  template <bool Pair, class VI>
+  static void store_row(std::int32_t* a, [[maybe_unused]] std::int32_t* later, int k, int x0, VI v) {
+#if defined(__AVX512F__)
+    if constexpr (Pair) {
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(a + k), _mm512_castsi512_si256(v));
+      _mm256_store_si256(reinterpret_cast<__m256i*>(later), _mm512_extracti64x4_epi64(v, 1));
+      return;
+    }
+#endif
+    v.store_unaligned(a + k + x0);
+  }
+
+  // The candidates of one orientation, columns x = 0 .. W - Wd, as candidates k, k + 1, ...
+  // With Pair (kPairs, DropMode::all): orientations 0 (o) and 2 of the piece, 8 candidates each,
+  // in one 16-lane row: orientation 0's are candidates k .. k + 7 (lanes 0-7), rated here;
+  // orientation 2's (lanes 8-15) wait in pair_ for finish_pair, after orientation 1's row.
+  template <class V, int Wd, bool Pair = false>
+  int orientation(const Orientation& o, int k, int quiet, PlyCarry carry, DropScores& out) {
+    using U = typename V::U;
+    using I = typename V::I;
+    static_assert(!Pair || V::N == 16);
+
+    const int n = Pair ? V::N : W() - Wd + 1;  // (Pair: both orientations' candidates)
     const std::uint32_t groups = this->groups();
     const U rows(rows_), zero(0u);
     const I izero(0);
     // Piece column i: its cells, bottom, top and count; and which cell sides face a non-piece
-    // cell on the left / right (row transitions).
-    Word side_left[Wd], side_right[Wd];
-    int bottom[Wd], top[Wd], cells[Wd], sides = 0;
-    for (int i = 0; i < Wd; ++i) {
-      bottom[i] = o.bottom[i];
-      cells[i] = popcount(o.mask[i]);
-      top[i] = bottom[i] + cells[i];
-      assert((o.mask[i] >> bottom[i]) == low_mask(cells[i]));  // one run per column
-      side_left[i] = o.mask[i] & ~(i > 0 ? o.mask[i - 1] : 0u);
-      side_right[i] = o.mask[i] & ~(i + 1 < Wd ? o.mask[i + 1] : 0u);
-      sides += popcount(side_left[i]) + popcount(side_right[i]);
-    }
+    // cell on the left / right (row transitions).  Per lane (RowShape): o's, or with Pair
+    // orientation 0's and 2's.
+    const RowShape<V, Wd, Pair> sh(o, piece_);
     std::uint64_t rare = 0;  // bit x: the candidate at column x is rare
     const int n_vec = kTails<Wd> ? LN::N : n;  // the candidates in vectors; then the tail (V is LN there)
     for (int x0 = 0; x0 < n_vec; x0 += V::N) {
@@ -881,38 +1026,39 @@ class DropPass {
       I y = izero;
       I h[Wd];
       for (int i = 0; i < Wd; ++i) {
-        h[i] = loadi<V>(h_ + base + i);
-        y = xsimd::max(y, h[i] - I(bottom[i]));
+        h[i] = row_load<V, Pair>(h_ + base + i);
+        y = xsimd::max(y, h[i] - sh.bottom(i));
       }
       const U yu = V::as_uint(y);
       U nc[Wd];
-      U full = V::shl(U(low_mask(o.height)), yu) & loadu<V>(left_and_ + base) & loadu<V>(right_and_ + base + Wd);
+      U full = V::shl(sh.height_mask(), yu) & row_load<V, Pair>(left_and_ + base) &
+               row_load<V, Pair>(right_and_ + base + Wd);
       for (int i = 0; i < Wd; ++i) {
-        nc[i] = loadu<V>(col_ + base + i) | V::shl(U(o.mask[i]), yu);
+        nc[i] = row_load<V, Pair>(col_ + base + i) | V::shl(sh.mask(i), yu);
         full = full & nc[i];
       }
       const int lanes = std::min(V::N, n_vec - x0);
-      rare |= (lane_bits((V::as_int(full) != izero) | (y + I(o.height) > I(quiet))) &
+      rare |= (lane_bits((V::as_int(full) != izero) | (y + sh.height_plus(0) > I(quiet))) &
                ((std::uint64_t{1} << lanes) - 1))
               << x0;
-      y.store_unaligned(out.row.data() + k + x0);
+      store_row<Pair>(out.row.data(), pair_.row, k, x0, y);
       at_ = x0;
       full.store_aligned(full_ + x0);
       if (mode_ == DropMode::rare_only) continue;  // only the rare candidates are rated
 
       I nh[Wd], gap[Wd];
       for (int i = 0; i < Wd; ++i) {
-        gap[i] = y + I(bottom[i]) - h[i];
-        nh[i] = y + I(top[i]);
+        gap[i] = y + sh.bottom(i) - h[i];
+        nh[i] = y + sh.top(i);
       }
-      put(MOVE_LANDING_X2, y + y + I(o.height - 1));
+      put(MOVE_LANDING_X2, y + y + sh.height_plus(-1));
       I holes(t_.holes), height(t_.max);  // the game loop's counters after the move
       for (int i = 0; i < Wd; ++i) {
         holes = holes + gap[i];
         height = xsimd::max(height, nh[i]);
       }
-      holes.store_unaligned(holes_at_ + k + x0);
-      height.store_unaligned(height_at_ + k + x0);
+      store_row<Pair>(holes_at_, pair_.holes, k, x0, holes);
+      store_row<Pair>(height_at_, pair_.height, k, x0, height);
       if (groups & G_HOLES) put(SLOT_HOLES, holes);
       if (groups & G_COL_TRANSITIONS) {
         I v(t_.ct);
@@ -922,15 +1068,15 @@ class DropPass {
       if (groups & G_HOLE_DEPTH) {
         I v(t_.depth);
         for (int i = 0; i < Wd; ++i) {
-          const auto floats = (gap[i] > izero) | (loadi<V>(holes_ + base + i) > izero);
-          v = v + (ones_where(floats) & I(cells[i]));
+          const auto floats = (gap[i] > izero) | (row_load<V, Pair>(holes_ + base + i) > izero);
+          v = v + (ones_where(floats) & sh.cells(i));
         }
         put(SLOT_HOLE_DEPTH, v);
       }
       if (groups & G_ROWS_WITH_HOLES) {
         U any(t_.hole_rows);
         for (int i = 0; i < Wd; ++i) {
-          const U below_run = V::shl(U(1u), V::as_uint(y + I(bottom[i]))) - U(1u);
+          const U below_run = V::shl(U(1u), V::as_uint(y + sh.bottom(i))) - U(1u);
           const U below_top = V::shl(U(1u), V::as_uint(h[i])) - U(1u);
           any = any | (below_run & ~below_top);
         }
@@ -943,26 +1089,27 @@ class DropPass {
           // most 4 bits, all in byte 0 (the other bytes 0), so one table lookup is its count.
           const U counts = V::nibble_table([](int c) { return std::popcount(static_cast<unsigned>(c)); });
           for (int i = 0; i < Wd; ++i) {
-            filled_sides = filled_sides + V::lookup(counts, V::shr(loadu<V>(col_ + base + i - 1), yu) & U(side_left[i]));
-            filled_sides = filled_sides + V::lookup(counts, V::shr(loadu<V>(col_ + base + i + 1), yu) & U(side_right[i]));
+            filled_sides = filled_sides + V::lookup(counts, V::shr(row_load<V, Pair>(col_ + base + i - 1), yu) & sh.side_left(i));
+            filled_sides = filled_sides + V::lookup(counts, V::shr(row_load<V, Pair>(col_ + base + i + 1), yu) & sh.side_right(i));
           }
         } else {
           for (int i = 0; i < Wd; ++i) {  // 2 x Wd parts of at most 4 cells each: one reduction
-            filled_sides = filled_sides + V::part(loadu<V>(col_ + base + i - 1) & V::shl(U(side_left[i]), yu));
-            filled_sides = filled_sides + V::part(loadu<V>(col_ + base + i + 1) & V::shl(U(side_right[i]), yu));
+            filled_sides = filled_sides + V::part(row_load<V, Pair>(col_ + base + i - 1) & V::shl(sh.side_left(i), yu));
+            filled_sides = filled_sides + V::part(row_load<V, Pair>(col_ + base + i + 1) & V::shl(sh.side_right(i), yu));
           }
           filled_sides = V::total(filled_sides);
         }
-        put(SLOT_ROW_TRANSITIONS, I(t_.rt + sides) - V::as_int(filled_sides + filled_sides));
+        put(SLOT_ROW_TRANSITIONS, sh.sides_plus(t_.rt) - V::as_int(filled_sides + filled_sides));
       }
-      if (groups & (G_WELLS | G_WELLS_FAST)) wells<V>(base, nc, nh, y, bottom);
+      if (groups & (G_WELLS | G_WELLS_FAST)) wells<V, Wd, Pair>(base, nc, nh, y, sh);
       if (groups & (G_AGG_HEIGHT | G_MAX_HEIGHT)) {
         I agg(t_.agg);
         for (int i = 0; i < Wd; ++i) agg = agg + nh[i] - h[i];
         put(SLOT_AGG_HEIGHT, agg);
         put(SLOT_MAX_HEIGHT, height);
       }
-      if (groups & (G_BUMPINESS | G_DIVERSITY)) pairs<V, Wd>(base, x0, nh);
+      if constexpr (!Pair)  // (kPairs: no pairs in the family)
+        if (groups & (G_BUMPINESS | G_DIVERSITY)) pairs<V, Wd>(base, x0, nh);
     }
 #if defined(__AVX2__)
     if constexpr (kTails<Wd>) {
@@ -972,11 +1119,11 @@ class DropPass {
       constexpr int kTail = Width - Wd + 1 - LN::N;
       __m128i tv[kTailSlots];
       std::int32_t v[kTailSlots];
-      const bool rare0 = tail<Wd>(o, tc, bottom, sides, k, LN::N, quiet, v, out);
+      const bool rare0 = tail<Wd>(o, tc, sh.bottoms(), sh.scalar_sides(), k, LN::N, quiet, v, out);
       rare |= std::uint64_t{rare0} << LN::N;
       for (int t = 0; t < kTailSlots; ++t) tv[t] = _mm_cvtsi32_si128(rare0 ? 0 : v[t]);
       if constexpr (kTail == 2) {
-        const bool rare1 = tail<Wd>(o, tc, bottom, sides, k, LN::N + 1, quiet, v, out);
+        const bool rare1 = tail<Wd>(o, tc, sh.bottoms(), sh.scalar_sides(), k, LN::N + 1, quiet, v, out);
         rare |= std::uint64_t{rare1} << (LN::N + 1);
         for (int t = 0; t < kTailSlots; ++t) tv[t] = _mm_insert_epi32(tv[t], rare1 ? 0 : v[t], 1);
       }
@@ -986,6 +1133,12 @@ class DropPass {
             _mm_store_si128(reinterpret_cast<__m128i*>(vals_[kTailSlot[t]] + n_vec), tv[t]);
     }
 #endif
+    if constexpr (Pair) {  // (never rare_only: run())
+#if defined(__AVX512F__)
+      score_pair(k, rare, carry, out);
+#endif
+      return k + n / 2;
+    }
     if (mode_ == DropMode::rare_only) {
       std::fill_n(out.score.data() + k, n, -std::numeric_limits<double>::infinity());
       rate_rare(k, rare, carry, out);
@@ -1117,19 +1270,19 @@ class DropPass {
   // two neighbours, plus those columns recomputed.  Wells weigh the new well cells with run
   // planes: a changed column keeps its base planes below the piece (the gap under it extends
   // the base's open run) and starts a new open run at its new top.  wells_fast walks.
-  template <class V, int Wd>
+  template <class V, int Wd, bool Pair, class Shape>
   void wells(int base, const typename V::U (&nc)[Wd], const typename V::I (&nh)[Wd], typename V::I y,
-             const int (&bottom)[Wd]) {
+             const Shape& sh) {
     using U = typename V::U;
     using I = typename V::I;
 
     const U rows(rows_), zero(0u);
     U w[Wd + 4];  // columns x-2 .. x+Wd+1: the outer two only as neighbours
-    w[0] = loadu<V>(col_ + base - 2);
-    w[1] = loadu<V>(col_ + base - 1);
+    w[0] = row_load<V, Pair>(col_ + base - 2);
+    w[1] = row_load<V, Pair>(col_ + base - 1);
     for (int i = 0; i < Wd; ++i) w[i + 2] = nc[i];
-    w[Wd + 2] = loadu<V>(col_ + base + Wd);
-    w[Wd + 3] = loadu<V>(col_ + base + Wd + 1);
+    w[Wd + 2] = row_load<V, Pair>(col_ + base + Wd);
+    w[Wd + 3] = row_load<V, Pair>(col_ + base + Wd + 1);
     const std::uint32_t groups = this->groups();
     if (groups & G_WELLS) {
       U sum = zero;
@@ -1138,16 +1291,16 @@ class DropPass {
         // below the piece, a new open run from the new top).
         for (int k = 0; k < Wd + 2; ++k) {
           const int j = base - 1 + k;  // padded index of the centre column
-          sum = sum - loadu<V>(wells_ + j);
+          sum = sum - row_load<V, Pair>(wells_ + j);
           U planes[kRunPlanes];
           if (k == 0 || k == Wd + 1) {
-            for (int p = 0; p < kRunPlanes; ++p) planes[p] = loadu<V>(planes_[p] + j);
+            for (int p = 0; p < kRunPlanes; ++p) planes[p] = row_load<V, Pair>(planes_[p] + j);
           } else {
             const int i = k - 1;
-            const U below = V::shl(U(1u), V::as_uint(y + I(bottom[i]))) - U(1u);
+            const U below = V::shl(U(1u), V::as_uint(y + sh.bottom(i))) - U(1u);
             const U top = V::as_uint(nh[i]);
             for (int p = 0; p < kRunPlanes; ++p)
-              planes[p] = (loadu<V>(planes_[p] + j) & below) | V::shl(U(open_run_plane(p)), top);
+              planes[p] = (row_load<V, Pair>(planes_[p] + j) & below) | V::shl(U(open_run_plane(p)), top);
           }
           sum = sum + weigh<V>(w[k] & w[k + 2] & ~w[k + 1] & rows, planes);
         }
@@ -1160,21 +1313,21 @@ class DropPass {
         typename V::Weighted open;  // at most 2 (Wd + 2) <= 12 words: below kMaxWeighted
         for (int k = 0; k < Wd + 2; ++k) {
           const int j = base - 1 + k;  // padded index of the centre column
-          sum = sum - loadu<V>(wells_ + j);
+          sum = sum - row_load<V, Pair>(wells_ + j);
           const U cells = w[k] & w[k + 2] & ~w[k + 1] & rows;
-          const U h = V::as_uint(loadi<V>(h_ + j));  // walls: 0 (and no well cells)
+          const U h = V::as_uint(row_load<V, Pair>(h_ + j));  // walls: 0 (and no well cells)
           U top = h;
           if (k > 0 && k <= Wd) {
             const int i = k - 1;
             top = V::as_uint(nh[i]);
-            const U under_piece = V::shl(U(1u), V::as_uint(y + I(bottom[i]))) - U(1u);
+            const U under_piece = V::shl(U(1u), V::as_uint(y + sh.bottom(i))) - U(1u);
             V::add_weighted(open, V::shr(cells & under_piece, h));  // (the shift drops the rows below h)
           }
           V::add_weighted(open, V::shr(cells, top));
           const U in_holes = cells & (V::shl(U(1u), h) - U(1u));
           if (!V::none(in_holes)) {
             U planes[kRunPlanes];
-            for (int p = 0; p < kRunPlanes; ++p) planes[p] = loadu<V>(planes_[p] + j);
+            for (int p = 0; p < kRunPlanes; ++p) planes[p] = row_load<V, Pair>(planes_[p] + j);
             sum = sum + weigh<V>(in_holes, planes);
           }
         }
@@ -1185,7 +1338,7 @@ class DropPass {
     if (groups & G_WELLS_FAST) {
       U sum = zero, unused = zero;
       for (int k = 0; k < Wd + 2; ++k) {
-        sum = sum - loadu<V>(fast_ + base - 1 + k);
+        sum = sum - row_load<V, Pair>(fast_ + base - 1 + k);
         wells_walk<V>(w[k], w[k + 1], w[k + 2], rows, unused, sum);
       }
       put(SLOT_WELLS_FAST, I(t_.fast) + V::as_int(sum));
@@ -1296,6 +1449,53 @@ class DropPass {
     best_index_ = _mm256_blendv_pd(best_index_, at, above);
 #endif
   }
+
+#if defined(__AVX512F__)
+  // A pair row's ratings (orientation<..., true>): lanes 0-7 of the vals_ rows are candidates k
+  // .. k + 7 of orientation 0, summed as sum_terms does, their rare ones through rate_rare, then
+  // folded into the running best; lanes 8-15 (orientation 2's) are summed too and wait in pair_.
+  void score_pair(int k, std::uint64_t rare, PlyCarry carry, DropScores& out) {
+    __m512d sum[2] = {_mm512_setzero_pd(), _mm512_setzero_pd()};
+    for (int t = 0; t < r_.term_count; ++t) {
+      const double w = r_.terms[t].weight;
+      const std::int32_t* v = vals_[r_.terms[t].slot];
+      for (int g = 0; g < 2; ++g) {
+        const __m512d x = _mm512_cvtepi32_pd(_mm256_load_si256(reinterpret_cast<const __m256i*>(v + 8 * g)));
+        sum[g] = _mm512_add_pd(sum[g], _mm512_mul_pd(_mm512_set1_pd(w), x));
+      }
+    }
+    _mm512_store_pd(pair_.score, sum[1]);
+    _mm256_store_si256(reinterpret_cast<__m256i*>(pair_.full), _mm256_load_si256(reinterpret_cast<const __m256i*>(full_ + 8)));
+    pair_.rare = rare >> 8;
+    double* s = out.score.data() + k;
+    _mm512_storeu_pd(s, sum[0]);
+    if (rare & 0xFFu) {  // their ratings replace the lanes' sums
+      rate_rare(k, rare & 0xFFu, carry, out);
+      sum[0] = _mm512_loadu_pd(s);
+    }
+    Best row[1] = {sum[0]};
+    fold(row, k, 8);
+  }
+
+  // Orientation 2's candidates of a pair row (score_pair) as candidates k .. k + 7: their rows,
+  // holes, wall heights and ratings put in place, the rare ones rated, all folded into the best.
+  void finish_pair(int k, PlyCarry carry, DropScores& out) {
+    const auto move = [](std::int32_t* to, const std::int32_t* from) {
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(to), _mm256_load_si256(reinterpret_cast<const __m256i*>(from)));
+    };
+    move(out.row.data() + k, pair_.row);
+    move(holes_at_ + k, pair_.holes);
+    move(height_at_ + k, pair_.height);
+    double* s = out.score.data() + k;
+    _mm512_storeu_pd(s, _mm512_load_pd(pair_.score));
+    if (pair_.rare) {
+      std::copy_n(pair_.full, 8, full_);
+      rate_rare(k, pair_.rare, carry, out);
+    }
+    Best row[1] = {_mm512_loadu_pd(s)};
+    fold(row, k, 8);
+  }
+#endif
 
   int best_index() const {
 #if defined(__AVX512F__)
@@ -1423,6 +1623,13 @@ class DropPass {
   alignas(64) std::int32_t holes_at_[kMaxPlacements + kDropLanes], height_at_[kMaxPlacements + kDropLanes];
   int at_ = 0;  // the column of lane 0 of the vector being computed
   Word rows_;
+  // A pair row's orientation 2 candidates between score_pair and finish_pair.
+  struct PairWait {
+    alignas(64) double score[8];
+    alignas(32) std::int32_t row[8], holes[8], height[8];
+    alignas(32) Word full[8];
+    std::uint64_t rare = 0;
+  } pair_;
   // Base board, by padded index.
   alignas(64) Word col_[kPadded];
   // Written by load_base at every index a scored lane reads; h_ everywhere (walls 0), so that
