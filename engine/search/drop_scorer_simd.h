@@ -51,6 +51,26 @@ constexpr Word open_run_plane(int p) {
   return m;
 }
 
+// Column i of a piece orientation: its cells, which of their sides face a non-piece cell on the
+// left / right (row transitions), its bottom, top and cell count.
+struct PieceColumn {
+  Word mask, side_left, side_right;
+  int bottom, top, cells;
+  constexpr int open_sides() const { return std::popcount(side_left) + std::popcount(side_right); }
+};
+constexpr PieceColumn piece_column(const Orientation& o, int i) {
+  const Word left = i > 0 ? o.mask[i - 1] : 0u, right = i + 1 < o.width ? o.mask[i + 1] : 0u;
+  const int cells = std::popcount(o.mask[i]);
+  return {o.mask[i], o.mask[i] & ~left, o.mask[i] & ~right, o.bottom[i], o.bottom[i] + cells, cells};
+}
+
+// The piece cells' sides that face a non-piece cell, left or right, over all of o's columns.
+constexpr int open_sides(const Orientation& o) {
+  int sides = 0;
+  for (int i = 0; i < o.width; ++i) sides += piece_column(o, i).open_sides();
+  return sides;
+}
+
 // The constants of a tail candidate (DropPass::tail) of a 1- or 2-wide orientation, by lane c
 // = 0 .. 3: padded column base - 1 + c of the candidate at base (its left neighbour, its piece
 // columns, its right neighbour, and for width 1 one lane outside).  Piece lanes hold the piece
@@ -75,34 +95,22 @@ constexpr std::array<std::array<TailShape, kMaxOrientations>, PIECE_NB> kTailSha
       for (int c = 0; c < 4; ++c) {
         const int i = c - 1;  // the piece column of lane c, if 0 <= i < width
         const bool in = i >= 0 && i < o.width;
-        const int cells = in ? std::popcount(o.mask[i]) : 0;
+        const PieceColumn pc = in ? piece_column(o, i) : PieceColumn{0u, 0u, 0u, 64, 64, 0};
         t.piece[c] = mask(i);
         t.piece_left[c] = mask(i - 1);
         t.piece_right[c] = mask(i + 1);
-        t.bottom[c] = in ? o.bottom[i] : 64;
-        t.top[c] = in ? o.bottom[i] + cells : 64;
-        t.cells[c] = cells;
-        t.side_left[c] = in ? static_cast<std::int32_t>(o.mask[i] & ~static_cast<Word>(mask(i - 1))) : 0;
-        t.side_right[c] = in ? static_cast<std::int32_t>(o.mask[i] & ~static_cast<Word>(mask(i + 1))) : 0;
+        t.bottom[c] = pc.bottom;
+        t.top[c] = pc.top;
+        t.cells[c] = pc.cells;
+        t.side_left[c] = static_cast<std::int32_t>(pc.side_left);
+        t.side_right[c] = static_cast<std::int32_t>(pc.side_right);
         t.interior[c] = in ? -1 : 0;
         t.valid[c] = c <= o.width + 1 ? -1 : 0;
-        if (in) t.top_most = std::max(t.top_most, o.bottom[i] + cells);
+        if (in) t.top_most = std::max(t.top_most, pc.top);
       }
     }
   return a;
 }();
-
-// Column i of a piece orientation: its cells, which of their sides face a non-piece cell on the
-// left / right (row transitions), its bottom, top and cell count.
-struct PieceColumn {
-  Word mask, side_left, side_right;
-  int bottom, top, cells;
-};
-constexpr PieceColumn piece_column(const Orientation& o, int i) {
-  const Word left = i > 0 ? o.mask[i - 1] : 0u, right = i + 1 < o.width ? o.mask[i + 1] : 0u;
-  const int cells = std::popcount(o.mask[i]);
-  return {o.mask[i], o.mask[i] & ~left, o.mask[i] & ~right, o.bottom[i], o.bottom[i] + cells, cells};
-}
 
 // Pair rows (DropPass::kPairs): whether orientations 0 and 2 of piece p are both Wd wide (on 10
 // columns, Wd = 3: T, J and L), and their shape values side by side, orientation 0's in lanes
@@ -126,7 +134,6 @@ constexpr std::array<PairShape<Wd>, PIECE_NB> kPairShapes = [] {
     for (int l = 0; l < 16; ++l) {
       const Orientation& o = kShapes[p].orientation[l < 8 ? 0 : 2];
       PairShape<Wd>& t = a[p];
-      int sides = 0;
       for (int i = 0; i < Wd; ++i) {
         const PieceColumn c = piece_column(o, i);
         t.bottom[i][l] = c.bottom;
@@ -135,10 +142,9 @@ constexpr std::array<PairShape<Wd>, PIECE_NB> kPairShapes = [] {
         t.mask[i][l] = c.mask;
         t.side_left[i][l] = c.side_left;
         t.side_right[i][l] = c.side_right;
-        sides += std::popcount(c.side_left) + std::popcount(c.side_right);
       }
       t.height[l] = o.height;
-      t.sides[l] = sides;
+      t.sides[l] = open_sides(o);
       t.height_mask[l] = low_mask(o.height);
     }
   }
@@ -208,32 +214,12 @@ class DropPass {
       }
     }
     best_clear();
-    int k = 0;
-    bool pair = false;
-    if constexpr (kPairs) pair = paired<kPairWidth>(piece) && mode_ == DropMode::all;
-    if (pair) {
-      // Orientations 0 and 2 in one row, 0's candidates rated; then orientation 1's row; then
-      // 2's candidates rated (finish_pair); then 3's row: the running best sees the candidates
-      // in their order, as it must for the first highest to win a tie.
-#if defined(__AVX512F__)  // (kPairs: 16 lanes)
-      if constexpr (kPairs) {
-        constexpr int n = Width - kPairWidth + 1;  // 8
-        orientation_ = 0;
-        orientation<L, kPairWidth, true>(shapes.orientation[0], 0, quiet, carry, out);
-        orientation_ = 1;
-        const int k2 = row_of(shapes.orientation[1], n, quiet, carry, out);
-        orientation_ = 2;
-        finish_pair(k2, carry, out);
-        orientation_ = 3;
-        k = row_of(shapes.orientation[3], k2 + n, quiet, carry, out);
-      }
-#endif
-    } else {
+    int k = pair_rows(shapes, quiet, carry, out);
+    if (k == 0)
       for (int oi = 0; oi < shapes.count; ++oi) {
         orientation_ = oi;
         k = row_of(shapes.orientation[oi], k, quiet, carry, out);
       }
-    }
     out.count = k;
     if constexpr (RareOnly) {  // argmax's answer: only the rare candidates can beat -infinity
       out.best = 0;
@@ -885,6 +871,29 @@ class DropPass {
     return s;
   }
 
+  // With pair rows for this piece (kPairs, paired(), DropMode::all): orientations 0 and 2 in one
+  // row, 0's candidates rated; then orientation 1's row; then 2's candidates rated (finish_pair);
+  // then 3's row: the running best sees the candidates in their order, as it must for the first
+  // highest to win a tie.  Returns the piece's candidate count, or 0 (none rated) without them.
+  int pair_rows([[maybe_unused]] const PieceShapes& shapes, [[maybe_unused]] int quiet,
+                [[maybe_unused]] PlyCarry carry, [[maybe_unused]] DropScores& out) {
+#if defined(__AVX512F__)  // (kPairs: 16 lanes)
+    if constexpr (kPairs) {
+      if (!paired<kPairWidth>(piece_) || mode_ != DropMode::all) return 0;
+      constexpr int n = Width - kPairWidth + 1;  // 8
+      orientation_ = 0;
+      orientation<L, kPairWidth, true>(shapes.orientation[0], 0, quiet, carry, out);
+      orientation_ = 1;
+      const int k2 = row_of(shapes.orientation[1], n, quiet, carry, out);
+      orientation_ = 2;
+      finish_pair(k2, carry, out);
+      orientation_ = 3;
+      return row_of(shapes.orientation[3], k2 + n, quiet, carry, out);
+    }
+#endif
+    return 0;
+  }
+
   // One orientation's row of candidates (row()), from candidate k: returns the next row's first.
   int row_of(const Orientation& o, int k, int quiet, PlyCarry carry, DropScores& out) {
     switch (o.width) {
@@ -945,14 +954,12 @@ class DropPass {
     using I = typename V::I;
 
    public:
-    RowShape(const Orientation& o, [[maybe_unused]] Piece p) {
+    RowShape(const Orientation& o, [[maybe_unused]] Piece p) : height_(o.height) {
       for (int i = 0; i < Wd; ++i) {
         c_[i] = piece_column(o, i);
         assert((c_[i].mask >> c_[i].bottom) == low_mask(c_[i].cells));  // one run per column
-        bottom_[i] = c_[i].bottom;
-        sides_ += std::popcount(c_[i].side_left) + std::popcount(c_[i].side_right);
+        sides_ += c_[i].open_sides();
       }
-      height_ = o.height;
       if constexpr (Pair) pair_ = &kPairShapes<Wd>[p];
     }
     I bottom(int i) const { return Pair ? I::load_aligned(pair_->bottom[i]) : I(c_[i].bottom); }
@@ -966,13 +973,11 @@ class DropPass {
     I sides_plus(int v) const { return Pair ? I::load_aligned(pair_->sides) + I(v) : I(sides_ + v); }
     U height_mask() const { return Pair ? U::load_aligned(pair_->height_mask) : U(low_mask(height_)); }
     // Orientation o's alone (tail()).
-    const int (&bottoms() const)[Wd] { return bottom_; }
     int scalar_sides() const { return sides_; }
 
    private:
     PieceColumn c_[Wd];
-    int bottom_[Wd];
-    int sides_ = 0, height_ = 0;
+    int sides_ = 0, height_;
     const PairShape<Wd>* pair_ = nullptr;
   };
 
@@ -1119,11 +1124,11 @@ class DropPass {
       constexpr int kTail = Width - Wd + 1 - LN::N;
       __m128i tv[kTailSlots];
       std::int32_t v[kTailSlots];
-      const bool rare0 = tail<Wd>(o, tc, sh.bottoms(), sh.scalar_sides(), k, LN::N, quiet, v, out);
+      const bool rare0 = tail<Wd>(o, tc, sh.scalar_sides(), k, LN::N, quiet, v, out);
       rare |= std::uint64_t{rare0} << LN::N;
       for (int t = 0; t < kTailSlots; ++t) tv[t] = _mm_cvtsi32_si128(rare0 ? 0 : v[t]);
       if constexpr (kTail == 2) {
-        const bool rare1 = tail<Wd>(o, tc, sh.bottoms(), sh.scalar_sides(), k, LN::N + 1, quiet, v, out);
+        const bool rare1 = tail<Wd>(o, tc, sh.scalar_sides(), k, LN::N + 1, quiet, v, out);
         rare |= std::uint64_t{rare1} << (LN::N + 1);
         for (int t = 0; t < kTailSlots; ++t) tv[t] = _mm_insert_epi32(tv[t], rare1 ? 0 : v[t], 1);
       }
@@ -1167,13 +1172,13 @@ class DropPass {
   // rows and rare bit (returned); unless it is rare or the pass is rare_only, its values in
   // tv (kTailSlot's order) and its holes and wall height.
   template <int Wd>
-  bool tail(const Orientation& o, const TailShape& tc, const int (&bottom)[Wd], int sides, int k, int x,
+  bool tail(const Orientation& o, const TailShape& tc, int sides, int k, int x,
             int quiet, std::int32_t (&tv)[kTailSlots], DropScores& out) {
     const int base = kPad + x;
     int y = 0, h[Wd];
     for (int i = 0; i < Wd; ++i) {
       h[i] = h_[base + i];
-      y = std::max(y, h[i] - bottom[i]);
+      y = std::max(y, h[i] - o.bottom[i]);
     }
     const auto lanes = [](const std::int32_t (&v)[4]) { return _mm_load_si128(reinterpret_cast<const __m128i*>(v)); };
     Word full = (y < 32 ? low_mask(o.height) << y : 0u) & left_and_[base] & right_and_[base + Wd];
