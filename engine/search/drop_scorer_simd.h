@@ -376,7 +376,7 @@ class DropPass {
   static void run_planes(U c, U h, U rows, U (&planes)[kRunPlanes]) {
     const U zero(0u), top = h;  // walls (height 32): no plane bits and no holes
     for (int p = 0; p < kRunPlanes; ++p) planes[p] = L::shl(U(open_run_plane(p)), top);
-    U holes = ~c & (L::shl(U(1u), top) - U(1u)) & rows;
+    U holes = ~(c | L::shl(U(~0u), top)) & rows;  // (below the top: ~(ones << top), ones at 32)
     // The first run always (without holes it changes nothing: start is 32, the shift gives 0),
     // so that the common boards (no column with two runs of holes) take no data-dependent branch.
     do {
@@ -455,7 +455,7 @@ class DropPass {
       sum_holes = sum_holes + holes;
       sum_ct = sum_ct + L::popcnt(c ^ ((c << 1) | U(1u)));
       sum_depth = sum_depth + filled - L::popcnt(c & ~(c + U(1u)));
-      hole_rows = hole_rows | ((L::shl(U(1u), h) - U(1u)) & ~c);  // walls: h = 32
+      hole_rows = hole_rows | ~(L::shl(U(~0u), h) | c);  // walls: h = 32
       sum_rt = sum_rt + L::popcnt((l ^ c) & rows);
       if (want_wells) {
         const U cells = l & r & ~c & rows;
@@ -468,7 +468,7 @@ class DropPass {
           typename L::Weighted open;
           L::add_weighted(open, L::shr(cells, h));
           w = L::weighted_total(open);
-          const U in_holes = cells & (L::shl(U(1u), h) - U(1u));
+          const U in_holes = cells & ~L::shl(U(~0u), h);
           if (Keep || !L::none(in_holes)) {
             U planes[kRunPlanes];
             run_planes(c, h, rows, planes);
@@ -1081,9 +1081,9 @@ class DropPass {
       if (groups & G_ROWS_WITH_HOLES) {
         U any(t_.hole_rows);
         for (int i = 0; i < Wd; ++i) {
-          const U below_run = V::shl(U(1u), V::as_uint(y + sh.bottom(i))) - U(1u);
-          const U below_top = V::shl(U(1u), V::as_uint(h[i])) - U(1u);
-          any = any | (below_run & ~below_top);
+          // The rows below the piece's run and at or above the base top: ones << h less ones
+          // << the run's first row (a count of 32 or more gives 0).
+          any = any | (V::shl(U(~0u), V::as_uint(h[i])) & ~V::shl(U(~0u), V::as_uint(y + sh.bottom(i))));
         }
         put(SLOT_ROWS_WITH_HOLES, V::as_int(V::popcnt(any)));
       }
@@ -1188,7 +1188,7 @@ class DropPass {
     const bool rare = full != 0 || y + o.height > quiet;
     if (rare || mode_ == DropMode::rare_only) return rare;
 
-    const __m128i yv = _mm_set1_epi32(y), zero = _mm_setzero_si128(), one = _mm_set1_epi32(1);
+    const __m128i yv = _mm_set1_epi32(y), zero = _mm_setzero_si128();
     const __m128i cl = loadu128(col_ + base - 2), cm = loadu128(col_ + base - 1), cr = loadu128(col_ + base);
     // The lanes' base heights, from scalar loads (a vector load across load_base's scalar stores
     // of the walls' heights would wait for them).
@@ -1198,9 +1198,10 @@ class DropPass {
     const __m128i floats = _mm_cmpgt_epi32(gap, zero);
     const __m128i ct = _mm_and_si128(floats, _mm_set1_epi32(2));
     const __m128i depth = _mm_and_si128(_mm_or_si128(floats, _mm_cmpgt_epi32(loadu128(holes_ + base - 1), zero)), lanes(tc.cells));
-    const __m128i below_run = _mm_sub_epi32(_mm_sllv_epi32(one, run), one);  // all ones outside the piece
-    const __m128i below_top = _mm_sub_epi32(_mm_sllv_epi32(one, base_h), one);
-    __m128i any = _mm_and_si128(_mm_andnot_si128(below_top, below_run), lanes(tc.interior));
+    const __m128i ones = _mm_set1_epi32(-1);
+    const __m128i from_run = _mm_sllv_epi32(ones, run);  // the rows from the run up (none outside the piece)
+    const __m128i from_top = _mm_sllv_epi32(ones, base_h);
+    __m128i any = _mm_and_si128(_mm_andnot_si128(from_run, from_top), lanes(tc.interior));
     any = _mm_or_si128(any, _mm_shuffle_epi32(any, 0x4E));
     any = _mm_or_si128(any, _mm_shuffle_epi32(any, 0xB1));
     using L4 = Lanes<xsimd::sse4_2>;  // 4 lanes, byte-table popcounts
@@ -1217,9 +1218,9 @@ class DropPass {
     const __m128i top = _mm_blendv_epi8(base_h, _mm_add_epi32(yv, lanes(tc.top)), lanes(tc.interior));
     typename L4::Weighted open;
     L4::add_weighted(open, U4(_mm_srlv_epi32(cells, top)));
-    L4::add_weighted(open, U4(_mm_srlv_epi32(_mm_and_si128(_mm_and_si128(cells, below_run), lanes(tc.interior)), base_h)));
+    L4::add_weighted(open, U4(_mm_srlv_epi32(_mm_and_si128(_mm_andnot_si128(from_run, cells), lanes(tc.interior)), base_h)));
     __m128i wells = _mm_sub_epi32(L4::weighted_total(open), loadu128(wells_ + base - 1));
-    const __m128i in_holes = _mm_and_si128(cells, below_top);
+    const __m128i in_holes = _mm_andnot_si128(from_top, cells);
     if (!_mm_testz_si128(in_holes, in_holes)) {
       U4 planes[kRunPlanes];
       for (int p = 0; p < kRunPlanes; ++p) planes[p] = U4(loadu128(planes_[p] + base - 1));
@@ -1302,10 +1303,10 @@ class DropPass {
             for (int p = 0; p < kRunPlanes; ++p) planes[p] = row_load<V, Pair>(planes_[p] + j);
           } else {
             const int i = k - 1;
-            const U below = V::shl(U(1u), V::as_uint(y + sh.bottom(i))) - U(1u);
+            const U from_run = V::shl(U(~0u), V::as_uint(y + sh.bottom(i)));  // the rows from the piece's run up
             const U top = V::as_uint(nh[i]);
             for (int p = 0; p < kRunPlanes; ++p)
-              planes[p] = (row_load<V, Pair>(planes_[p] + j) & below) | V::shl(U(open_run_plane(p)), top);
+              planes[p] = (row_load<V, Pair>(planes_[p] + j) & ~from_run) | V::shl(U(open_run_plane(p)), top);
           }
           sum = sum + weigh<V>(w[k] & w[k + 2] & ~w[k + 1] & rows, planes);
         }
@@ -1325,11 +1326,11 @@ class DropPass {
           if (k > 0 && k <= Wd) {
             const int i = k - 1;
             top = V::as_uint(nh[i]);
-            const U under_piece = V::shl(U(1u), V::as_uint(y + sh.bottom(i))) - U(1u);
-            V::add_weighted(open, V::shr(cells & under_piece, h));  // (the shift drops the rows below h)
+            const U from_run = V::shl(U(~0u), V::as_uint(y + sh.bottom(i)));  // the rows from the piece's run up
+            V::add_weighted(open, V::shr(cells & ~from_run, h));  // (the shift drops the rows below h)
           }
           V::add_weighted(open, V::shr(cells, top));
-          const U in_holes = cells & (V::shl(U(1u), h) - U(1u));
+          const U in_holes = cells & ~V::shl(U(~0u), h);
           if (!V::none(in_holes)) {
             U planes[kRunPlanes];
             for (int p = 0; p < kRunPlanes; ++p) planes[p] = row_load<V, Pair>(planes_[p] + j);
