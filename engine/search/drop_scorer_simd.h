@@ -657,14 +657,22 @@ class DropPass {
   // column pass reads them and their shifts, and the full-row masks are a prefix and a suffix
   // AND across the 16 lanes in registers, not scalar chains through memory after scalar stores
   // (the vector loads of the column pass waited for those).
+  // All ones in the lanes whose padded index first + l is a column of the board.
+  U in_board(int first) const {
+    const __m256i at = _mm256_add_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(first - kPad));
+    return U(_mm256_andnot_si256(_mm256_cmpgt_epi32(_mm256_setzero_si256(), at),
+                                 _mm256_cmpgt_epi32(_mm256_set1_epi32(W()), at)));
+  }
+  // column_pass's input from a padded board in two registers (padded indices 0-7 and 8-15):
+  // per step, the lanes at padded indices j - 1.., j.. and j + 1.. (j = 1, 9; walls past 15).
+  static std::array<U, 6> neighbours(U lo, U hi) {
+    const U ones(~Word{0});
+    return {lo, lanes_after<1>(lo, hi), lanes_after<2>(lo, hi), hi, lanes_after<1>(hi, ones), lanes_after<2>(hi, ones)};
+  }
+
   void load_base_in_two_registers(const Board& b, bool features) {
     const __m256i index = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     const U ones(~Word{0});
-    const auto in_board = [&](int first) {  // lanes whose padded index first + l is a column
-      const __m256i at = _mm256_add_epi32(index, _mm256_set1_epi32(first - kPad));
-      return U(_mm256_andnot_si256(_mm256_cmpgt_epi32(_mm256_setzero_si256(), at),
-                                   _mm256_cmpgt_epi32(_mm256_set1_epi32(W()), at)));
-    };
     const __m256i cols0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b.cols.data()));      // columns 0-7
     const __m256i cols6 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b.cols.data() + 6));  // 6-13
     const U lo_cols(_mm256_permutevar8x32_epi32(cols0, _mm256_sub_epi32(index, _mm256_set1_epi32(kPad))));
@@ -672,11 +680,7 @@ class DropPass {
     const U hi = xsimd::select(in_board(N) != U(0u), U(cols6), ones);
     lo.store_aligned(col_);
     hi.store_aligned(col_ + N);
-    if (features) {
-      const U lcr[6] = {lo, lanes_after<1>(lo, hi), lanes_after<2>(lo, hi),
-                        hi, lanes_after<1>(hi, ones), lanes_after<2>(hi, ones)};
-      column_pass<true>(t_, col_, lcr);
-    }
+    if (features) column_pass<true>(t_, col_, neighbours(lo, hi).data());
     // Prefix AND within each register (lane l: lanes 0 .. l), then across them.
     const auto before = [&](U x, int k) {  // lane l: x[l - k], ones below k
       const __m256i at = _mm256_sub_epi32(index, _mm256_set1_epi32(k));
@@ -723,6 +727,10 @@ class DropPass {
     bool alive;
 #if defined(__AVX512F__)
     if (one_register()) alive = rare_in_registers(pl, k, full, m, t);
+    else
+#endif
+#if defined(__AVX2__) && !defined(__AVX512F__)
+    if (two_registers()) alive = rare_in_two_registers(pl, k, full, m, t);
     else
 #endif
       alive = rare_in_memory(pl, k, full, m, t);
@@ -839,6 +847,41 @@ class DropPass {
     if (t.max > wall_limit(r_.overflow, r_.geometry)) return false;  // t.max: the wall height
     _mm512_storeu_si512(keep(k, m, t).cols.data(),
                         _mm512_maskz_mov_epi32(static_cast<__mmask16>((1u << W()) - 1), _mm512_alignr_epi32(ones, padded, kPad)));
+    return true;
+  }
+#endif
+
+#if defined(__AVX2__) && !defined(__AVX512F__)
+  // rare_score's drop() and column pass with the padded board in two 8-lane registers (AVX2,
+  // boards up to 12 wide), as rare_in_registers does in one: no copy of the board in memory
+  // whose scalar stores the column pass's vector loads would wait for.  False if the move ends
+  // the game.
+  bool rare_in_two_registers(Placement pl, int k, Word full, Move& m, Totals& t) {
+    const Orientation& o = kShapes[pl.piece].orientation[pl.orientation];
+    const int y = pl.row;
+    if (!lock(o, y, full, m)) return false;
+    const int first = pl.column + kPad;  // padded index of the piece's first column
+    const __m256i index = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    // The piece's words in lanes 0-3 (0 past its width), 0 in lanes 4-7.
+    const __m256i shape = _mm256_zextsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(o.mask.data())));
+    const auto with_piece = [&](U half, int at0) {  // lanes of padded indices at0 ..
+      const __m256i at = _mm256_add_epi32(index, _mm256_set1_epi32(at0 - first));  // piece column of each lane
+      const __m256i in = _mm256_cmpeq_epi32(_mm256_and_si256(at, _mm256_set1_epi32(~7)), _mm256_setzero_si256());
+      const __m256i cells = _mm256_sllv_epi32(_mm256_permutevar8x32_epi32(shape, at), _mm256_set1_epi32(y));
+      return half | U(_mm256_and_si256(in, cells));
+    };
+    U lo = with_piece(U::load_aligned(col_), 0), hi = with_piece(U::load_aligned(col_ + N), N);
+    if (full) {  // the walls lose their top bit: all ones again outside the board
+      const U ones(~Word{0});
+      lo = xsimd::select(in_board(0) != U(0u), remove_rows_lanes(lo, full), ones);
+      hi = xsimd::select(in_board(N) != U(0u), remove_rows_lanes(hi, full), ones);
+    }
+    column_pass<false>(t, nullptr, neighbours(lo, hi).data());
+    if (t.max > wall_limit(r_.overflow, r_.geometry)) return false;  // t.max: the wall height
+    // Columns 0-7 and 8-15 (padded indices 2-9 and 10-17), 0 past the board.
+    Board& kept = keep(k, m, t);
+    (lanes_after<2>(lo, hi) & in_board(kPad)).store_unaligned(kept.cols.data());
+    (lanes_after<2>(hi, U(~Word{0})) & in_board(N + kPad)).store_unaligned(kept.cols.data() + N);
     return true;
   }
 #endif
