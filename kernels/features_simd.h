@@ -272,6 +272,10 @@ struct Lanes {
     return U::load_aligned(a);
   }
 
+  // The rows from n up: ones << n per lane, 0 where n >= 32 (so ~from_row(n) = low_mask(n), one
+  // operation shorter than (1 << n) - 1 where it is and-ed in).
+  [[gnu::always_inline]] static U from_row(U n) { return shl(U(~0u), n); }
+
   // low_mask(h) for the column's height h = bit_width(x): a variable shift where the ISA has
   // one per lane (AVX2, AVX-512: a count of 32 gives 0, so the mask is all ones), else smear.
   [[gnu::always_inline]] static U below_top(U x, U h) {

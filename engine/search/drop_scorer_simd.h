@@ -376,7 +376,7 @@ class DropPass {
   static void run_planes(U c, U h, U rows, U (&planes)[kRunPlanes]) {
     const U zero(0u), top = h;  // walls (height 32): no plane bits and no holes
     for (int p = 0; p < kRunPlanes; ++p) planes[p] = L::shl(U(open_run_plane(p)), top);
-    U holes = ~(c | L::shl(U(~0u), top)) & rows;  // (below the top: ~(ones << top), ones at 32)
+    U holes = ~(c | L::from_row(top)) & rows;
     // The first run always (without holes it changes nothing: start is 32, the shift gives 0),
     // so that the common boards (no column with two runs of holes) take no data-dependent branch.
     do {
@@ -455,7 +455,7 @@ class DropPass {
       sum_holes = sum_holes + holes;
       sum_ct = sum_ct + L::popcnt(c ^ ((c << 1) | U(1u)));
       sum_depth = sum_depth + filled - L::popcnt(c & ~(c + U(1u)));
-      hole_rows = hole_rows | ~(L::shl(U(~0u), h) | c);  // walls: h = 32
+      hole_rows = hole_rows | ~(L::from_row(h) | c);  // walls: h = 32
       sum_rt = sum_rt + L::popcnt((l ^ c) & rows);
       if (want_wells) {
         const U cells = l & r & ~c & rows;
@@ -468,7 +468,7 @@ class DropPass {
           typename L::Weighted open;
           L::add_weighted(open, L::shr(cells, h));
           w = L::weighted_total(open);
-          const U in_holes = cells & ~L::shl(U(~0u), h);
+          const U in_holes = cells & ~L::from_row(h);
           if (Keep || !L::none(in_holes)) {
             U planes[kRunPlanes];
             run_planes(c, h, rows, planes);
@@ -653,10 +653,6 @@ class DropPass {
     return U(_mm256_alignr_epi8(_mm256_permute2x128_si256(a, b, 0x21), a, 4 * K));
   }
 
-  // load_base with the padded board in two 8-lane registers (padded indices 0-7 and 8-15): its
-  // column pass reads them and their shifts, and the full-row masks are a prefix and a suffix
-  // AND across the 16 lanes in registers, not scalar chains through memory after scalar stores
-  // (the vector loads of the column pass waited for those).
   // All ones in the lanes whose padded index first + l is a column of the board.
   U in_board(int first) const {
     const __m256i at = _mm256_add_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(first - kPad));
@@ -670,6 +666,10 @@ class DropPass {
     return {lo, lanes_after<1>(lo, hi), lanes_after<2>(lo, hi), hi, lanes_after<1>(hi, ones), lanes_after<2>(hi, ones)};
   }
 
+  // load_base with the padded board in two 8-lane registers (padded indices 0-7 and 8-15): its
+  // column pass reads them and their shifts, and the full-row masks are a prefix and a suffix
+  // AND across the 16 lanes in registers, not scalar chains through memory after scalar stores
+  // (the vector loads of the column pass waited for those).
   void load_base_in_two_registers(const Board& b, bool features) {
     const __m256i index = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     const U ones(~Word{0});
@@ -1124,9 +1124,8 @@ class DropPass {
       if (groups & G_ROWS_WITH_HOLES) {
         U any(t_.hole_rows);
         for (int i = 0; i < Wd; ++i) {
-          // The rows below the piece's run and at or above the base top: ones << h less ones
-          // << the run's first row (a count of 32 or more gives 0).
-          any = any | (V::shl(U(~0u), V::as_uint(h[i])) & ~V::shl(U(~0u), V::as_uint(y + sh.bottom(i))));
+          // The rows below the piece's run and at or above the base top.
+          any = any | (V::from_row(V::as_uint(h[i])) & ~V::from_row(V::as_uint(y + sh.bottom(i))));
         }
         put(SLOT_ROWS_WITH_HOLES, V::as_int(V::popcnt(any)));
       }
@@ -1346,7 +1345,7 @@ class DropPass {
             for (int p = 0; p < kRunPlanes; ++p) planes[p] = row_load<V, Pair>(planes_[p] + j);
           } else {
             const int i = k - 1;
-            const U from_run = V::shl(U(~0u), V::as_uint(y + sh.bottom(i)));  // the rows from the piece's run up
+            const U from_run = V::from_row(V::as_uint(y + sh.bottom(i)));  // the piece's run and up
             const U top = V::as_uint(nh[i]);
             for (int p = 0; p < kRunPlanes; ++p)
               planes[p] = (row_load<V, Pair>(planes_[p] + j) & ~from_run) | V::shl(U(open_run_plane(p)), top);
@@ -1369,11 +1368,11 @@ class DropPass {
           if (k > 0 && k <= Wd) {
             const int i = k - 1;
             top = V::as_uint(nh[i]);
-            const U from_run = V::shl(U(~0u), V::as_uint(y + sh.bottom(i)));  // the rows from the piece's run up
+            const U from_run = V::from_row(V::as_uint(y + sh.bottom(i)));  // the piece's run and up
             V::add_weighted(open, V::shr(cells & ~from_run, h));  // (the shift drops the rows below h)
           }
           V::add_weighted(open, V::shr(cells, top));
-          const U in_holes = cells & ~V::shl(U(~0u), h);
+          const U in_holes = cells & ~V::from_row(h);
           if (!V::none(in_holes)) {
             U planes[kRunPlanes];
             for (int p = 0; p < kRunPlanes; ++p) planes[p] = row_load<V, Pair>(planes_[p] + j);
