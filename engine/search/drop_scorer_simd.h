@@ -71,6 +71,23 @@ constexpr int open_sides(const Orientation& o) {
   return sides;
 }
 
+// Every orientation's piece columns (piece_column) and open sides, computed once: a row's
+// RowShape reads them rather than counting cells and sides for every row.
+struct OrientationColumns {
+  PieceColumn column[4];
+  int sides = 0;
+};
+constexpr std::array<std::array<OrientationColumns, kMaxOrientations>, PIECE_NB> kOrientationColumns = [] {
+  std::array<std::array<OrientationColumns, kMaxOrientations>, PIECE_NB> a{};
+  for (int p = 0; p < PIECE_NB; ++p)
+    for (int oi = 0; oi < kShapes[p].count; ++oi) {
+      const Orientation& o = kShapes[p].orientation[oi];
+      for (int i = 0; i < o.width; ++i) a[p][oi].column[i] = piece_column(o, i);
+      a[p][oi].sides = open_sides(o);
+    }
+  return a;
+}();
+
 // The constants of a tail candidate (DropPass::tail) of a 1- or 2-wide orientation, by lane c
 // = 0 .. 3: padded column base - 1 + c of the candidate at base (its left neighbour, its piece
 // columns, its right neighbour, and for width 1 one lane outside).  Piece lanes hold the piece
@@ -997,12 +1014,12 @@ class DropPass {
     using I = typename V::I;
 
    public:
-    RowShape(const Orientation& o, [[maybe_unused]] Piece p) : height_(o.height) {
-      for (int i = 0; i < Wd; ++i) {
-        c_[i] = piece_column(o, i);
+    // o: orientation oi of piece p.
+    RowShape(const Orientation& o, Piece p, int oi)
+        : c_(kOrientationColumns[p][oi].column), sides_(kOrientationColumns[p][oi].sides), height_(o.height) {
+      assert(&o == &kShapes[p].orientation[oi]);
+      for (int i = 0; i < Wd; ++i)
         assert((c_[i].mask >> c_[i].bottom) == low_mask(c_[i].cells));  // one run per column
-        sides_ += c_[i].open_sides();
-      }
       if constexpr (Pair) pair_ = &kPairShapes<Wd>[p];
     }
     I bottom(int i) const { return Pair ? I::load_aligned(pair_->bottom[i]) : I(c_[i].bottom); }
@@ -1019,8 +1036,8 @@ class DropPass {
     int scalar_sides() const { return sides_; }
 
    private:
-    PieceColumn c_[Wd];
-    int sides_ = 0, height_;
+    const PieceColumn* c_;  // kOrientationColumns' (Wd of them)
+    int sides_, height_;
     const PairShape<Wd>* pair_ = nullptr;
   };
 
@@ -1066,7 +1083,7 @@ class DropPass {
     // Piece column i: its cells, bottom, top and count; and which cell sides face a non-piece
     // cell on the left / right (row transitions).  Per lane (RowShape): o's, or with Pair
     // orientation 0's and 2's.
-    const RowShape<V, Wd, Pair> sh(o, piece_);
+    const RowShape<V, Wd, Pair> sh(o, piece_, orientation_);
     std::uint64_t rare = 0;  // bit x: the candidate at column x is rare
     const int n_vec = kTails<Wd> ? LN::N : n;  // the candidates in vectors; then the tail (V is LN there)
     for (int x0 = 0; x0 < n_vec; x0 += V::N) {
