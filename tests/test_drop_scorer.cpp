@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -191,6 +192,78 @@ TEST(DropScorer, TiesGoToTheFirstCandidate) {
     }
   }
   EXPECT_GT(ties, 3000);  // (of 3 x 120 x 5 x 7 = 12,600 decisions on a CPU with all three)
+}
+
+// Which weights integral_weights takes: integers times 2^-s (s up to 16) whose integers sum to
+// at most 2^16, with the smallest s.
+TEST(DropScorer, IntegralWeightsOnlyWhereTheSumsAreExact) {
+  const auto check = [](std::vector<double> weights) {
+    std::vector<LinearTerm> terms;
+    for (double w : weights) terms.push_back({SLOT_HOLES, w});
+    DropRating r;
+    r.terms = terms.data();
+    r.term_count = static_cast<int>(terms.size());
+    integral_weights(r);
+    return r;
+  };
+  // Dellacherie's terms: the landing height's weight is halved (MOVE_LANDING_X2).
+  const DropRating dellacherie = check({-0.5, 1, -1, -1, -4, -1});
+  ASSERT_TRUE(dellacherie.integral);
+  EXPECT_EQ(dellacherie.unit, 0.5);
+  const std::int32_t expected[] = {-1, 2, -2, -2, -8, -2};
+  for (int t = 0; t < 6; ++t) EXPECT_EQ(dellacherie.integer_weight[t], expected[t]) << t;
+  const DropRating whole = check({3, -7, 0});
+  EXPECT_TRUE(whole.integral);
+  EXPECT_EQ(whole.unit, 1.0);
+  EXPECT_EQ(whole.integer_weight[1], -7);
+  EXPECT_TRUE(check({0.75, std::ldexp(3.0, -16)}).integral);  // s = 16
+  EXPECT_EQ(check({0.75, std::ldexp(3.0, -16)}).unit, std::ldexp(1.0, -16));
+  EXPECT_FALSE(check({std::ldexp(1.0, -17)}).integral);        // s above 16
+  EXPECT_FALSE(check({-12.63, 6.60, -9.22}).integral);          // BCTS's
+  EXPECT_TRUE(check({32768, -32768}).integral);                 // the sum at 2^16
+  EXPECT_FALSE(check({32768, -32769}).integral);                // past it
+  EXPECT_FALSE(check({0.5, 32768}).integral);                   // past it at s = 1
+  EXPECT_FALSE(check(std::vector<double>(DropRating::kMaxIntegralTerms + 1, 1.0)).integral);
+  EXPECT_FALSE(check({std::numeric_limits<double>::infinity()}).integral);
+}
+
+// Ratings whose weights are integers times 2^-s, which the AVX passes sum in int32
+// (DropRating::integral): small random ones, and ones whose integers sum to near the bound
+// 2^16, on random boards up to 16 x 28 (where the values are largest), as the reference.
+TEST(DropScorer, IntegralWeightsRateAsTheReference) {
+  const Geometry geometries[] = {{10, 20}, {16, 28}, {4, 4}, {13, 6}};
+  long integral = 0;
+  for (int vi = 0; vi < 3; ++vi) {
+    const KernelVariant* v = find_kernel(kPassNames[vi]);
+    if (!v || !v->supported()) continue;
+    CounterRng rng{stream_key(31, static_cast<std::uint64_t>(vi)), 0};
+    for (const Geometry g : geometries)
+      for (int trial = 0; trial < 150; ++trial) {
+        Rating r = random_rating(rng, trial % 3 == 0 ? std::vector<Feature>(std::begin(kSupported), std::end(kSupported))
+                                                       : random_features(rng),
+                                 g);
+        const int s = static_cast<int>(rng.below(5));
+        // Near the bound: each integer up to 2^15 / count (the landing height's weight is halved,
+        // which may double the others' integers).
+        const int large = trial % 4 == 0 ? 32768 / static_cast<int>(r.policy.weights.size() + 1) : 20;
+        for (double& w : r.policy.weights)
+          w = std::ldexp(static_cast<double>(static_cast<int>(rng.below(2 * large + 1)) - large), -s);
+        Rules rules = rule_set(RuleSet::research);
+        rules.geometry = g;
+        const LinearEvaluator eval(r.policy, g, v->kernel);
+        const std::unique_ptr<DropScorer> scorer =
+            DropScorer::make(eval.terms().data(), static_cast<int>(eval.terms().size()), eval.groups(), rules, v->kernel);
+        ASSERT_NE(scorer, nullptr);
+        integral += scorer->rating().integral;
+        const Board board = random_board(rng, g, wall_limit(Overflow::strict, g));
+        const PlyCarry carry{static_cast<int>(rng.below(3)), static_cast<int>(rng.below(12))};
+        for (int p = 0; p < PIECE_NB; ++p) {
+          expect_same_ratings(kPassNames[vi], r, board, static_cast<Piece>(p), g, Overflow::strict, carry);
+          if (HasFailure()) return;
+        }
+      }
+  }
+  EXPECT_GT(integral, 400) << "the ratings must take the integral path";
 }
 
 // Boards from play (flat stacks, rows about to clear), with the built-in feature sets.

@@ -1,6 +1,7 @@
 #include "drop_scorer.h"
 
 #include <cassert>
+#include <cmath>
 #include <string_view>
 
 #include "kernel_variants.h"
@@ -26,6 +27,31 @@ Passes passes_for(FeatureKernel kernel) {
 
 }  // namespace
 
+void integral_weights(DropRating& r) {
+  static_assert(kMaxWidth <= 16 && kMaxHeight <= 28, "the value bound of integral_weights");
+  constexpr double kMaxWeightSum = 65536.0;  // 2^16
+  r.integral = false;
+  r.unit = 1.0;
+  r.integer_weight.fill(0);
+  if (r.term_count > DropRating::kMaxIntegralTerms) return;
+  for (int s = 0; s <= 16; ++s) {
+    double sum = 0.0;
+    bool whole = true;
+    for (int t = 0; t < r.term_count && whole; ++t) {
+      const double m = std::ldexp(r.terms[t].weight, s);  // exact: a power of two
+      whole = std::isfinite(m) && m == std::trunc(m) && std::fabs(m) <= kMaxWeightSum;
+      sum += whole ? std::fabs(m) : 0.0;
+    }
+    if (!whole) continue;
+    if (sum > kMaxWeightSum) return;  // (a larger s only makes the integers larger)
+    for (int t = 0; t < r.term_count; ++t)
+      r.integer_weight[t] = static_cast<std::int32_t>(std::ldexp(r.terms[t].weight, s));
+    r.unit = std::ldexp(1.0, -s);
+    r.integral = true;
+    return;
+  }
+}
+
 std::unique_ptr<DropScorer> DropScorer::make(const LinearTerm* terms, int term_count, std::uint32_t groups,
                                              const Rules& rules, FeatureKernel kernel) {
   const Passes p = passes_for(kernel);
@@ -36,7 +62,9 @@ std::unique_ptr<DropScorer> DropScorer::make(const LinearTerm* terms, int term_c
 }
 
 DropScorer::DropScorer(const DropRating& rating, DropPassFn pass, DropRareFn rare)
-    : rating_(rating), pass_(pass), rare_(rare) {}
+    : rating_(rating), pass_(pass), rare_(rare) {
+  integral_weights(rating_);
+}
 
 DropScores& DropScorer::rate(const Board& board, Piece piece, PlyCarry carry, bool values) {
   pass_(rating_, board, piece, carry, values ? DropMode::with_values : DropMode::all, scores_);

@@ -37,7 +37,22 @@ struct DropRating {
   std::uint32_t groups = 0;  // within kDropScorerGroups
   Geometry geometry;
   Overflow overflow = Overflow::strict;
+  // Set by integral_weights: whether every weight is an integer times unit = 2^-s, and those
+  // integers.  Then the AVX passes sum the terms in int32 (exact) and multiply by unit once.
+  static constexpr int kMaxIntegralTerms = 24;
+  bool integral = false;
+  double unit = 1.0;
+  std::array<std::int32_t, kMaxIntegralTerms> integer_weight{};
 };
+
+// Fills r.integral, r.unit and r.integer_weight: integral when, for the smallest s in 0 .. 16,
+// every weight is an integer m times 2^-s and the |m| sum to at most 2^16.  Every value of a
+// slot the drop scorer rates is below 2^14 in magnitude (boards up to 16 x 28: at most 16
+// columns of 406 weighted well cells), so every partial sum of weight x value is an integer
+// below 2^30 times 2^-s: the double sums of sum_terms are then exact, and an int32 sum times
+// 2^-s is the same double, bit for bit (Dellacherie's weights: s = 1, for the landing
+// height's halves).
+void integral_weights(DropRating& r);
 
 // The widest vector pass's lanes: the arrays below run this far past the last candidate, so
 // that every vector of candidates is stored whole.

@@ -1521,12 +1521,18 @@ class DropPass {
   // folded into the running best; lanes 8-15 (orientation 2's) are summed too and wait in pair_.
   void score_pair(int k, std::uint64_t rare, PlyCarry carry, DropScores& out) {
     __m512d sum[2] = {_mm512_setzero_pd(), _mm512_setzero_pd()};
-    for (int t = 0; t < r_.term_count; ++t) {
-      const double w = r_.terms[t].weight;
-      const std::int32_t* v = vals_[r_.terms[t].slot];
-      for (int g = 0; g < 2; ++g) {
-        const __m512d x = _mm512_cvtepi32_pd(_mm256_load_si256(reinterpret_cast<const __m256i*>(v + 8 * g)));
-        sum[g] = _mm512_add_pd(sum[g], _mm512_mul_pd(_mm512_set1_pd(w), x));
+    if (r_.integral) {  // (as sum_terms)
+      __m256i whole[2];
+      integer_sums(whole);
+      for (int g = 0; g < 2; ++g) sum[g] = _mm512_mul_pd(_mm512_cvtepi32_pd(whole[g]), _mm512_set1_pd(r_.unit));
+    } else {
+      for (int t = 0; t < r_.term_count; ++t) {
+        const double w = r_.terms[t].weight;
+        const std::int32_t* v = vals_[r_.terms[t].slot];
+        for (int g = 0; g < 2; ++g) {
+          const __m512d x = _mm512_cvtepi32_pd(_mm256_load_si256(reinterpret_cast<const __m256i*>(v + 8 * g)));
+          sum[g] = _mm512_add_pd(sum[g], _mm512_mul_pd(_mm512_set1_pd(w), x));
+        }
       }
     }
     _mm512_store_pd(pair_.score, sum[1]);
@@ -1582,6 +1588,23 @@ class DropPass {
   int best_index() const { return argmax(out_->score.data(), out_->count); }
 #endif
 
+#if defined(__AVX__)
+  // With integral weights (DropRating::integral): lanes 0 .. 8 G - 1 of the terms' vals_ rows,
+  // each the sum over terms of integer weight x value in int32 (exact: below 2^30 on the rows'
+  // candidates; lanes past them may wrap, and are never taken as ratings).  Times r_.unit, each is the
+  // double sum_terms' loop gives.
+  template <int G>
+  void integer_sums(__m256i (&sum)[G]) const {
+    for (int g = 0; g < G; ++g) sum[g] = _mm256_setzero_si256();
+    for (int t = 0; t < r_.term_count; ++t) {
+      const __m256i m = _mm256_set1_epi32(r_.integer_weight[t]);
+      const std::int32_t* v = vals_[r_.terms[t].slot];
+      for (int g = 0; g < G; ++g)
+        sum[g] = _mm256_add_epi32(sum[g], _mm256_mullo_epi32(_mm256_load_si256(reinterpret_cast<const __m256i*>(v + 8 * g)), m));
+    }
+  }
+#endif
+
   // score[k0 + l] = sum over terms of weight x value of lane l, in term order, for lanes 0 .. M -
   // 1 (M a multiple of 4): 8 lanes a vector with AVX-512, then 4 (written out: for M = 12 GCC's
   // vectorizer took 8 lanes in a vector and the last 4 one at a time).  A product and a sum per
@@ -1604,18 +1627,31 @@ class DropPass {
 #endif
     __m256d narrow[M4 > 0 ? M4 : 1];
     for (int g = 0; g < M4; ++g) narrow[g] = _mm256_setzero_pd();
-    for (int t = 0; t < r_.term_count; ++t) {
-      const double w = r_.terms[t].weight;
-      const std::int32_t* v = vals_[r_.terms[t].slot];
+    if (r_.integral) {  // int32 sums, then one exact product each (integral_weights)
+      __m256i sum[(M + 7) / 8];
+      integer_sums(sum);
 #if defined(__AVX512F__)
-      for (int g = 0; g < M8; ++g) {
-        const __m512d x = _mm512_cvtepi32_pd(_mm256_load_si256(reinterpret_cast<const __m256i*>(v + 8 * g)));
-        wide[g] = _mm512_add_pd(wide[g], _mm512_mul_pd(_mm512_set1_pd(w), x));
-      }
+      for (int g = 0; g < M8; ++g) wide[g] = _mm512_mul_pd(_mm512_cvtepi32_pd(sum[g]), _mm512_set1_pd(r_.unit));
 #endif
       for (int g = 0; g < M4; ++g) {
-        const __m256d x = _mm256_cvtepi32_pd(_mm_load_si128(reinterpret_cast<const __m128i*>(v + 8 * M8 + 4 * g)));
-        narrow[g] = _mm256_add_pd(narrow[g], _mm256_mul_pd(_mm256_set1_pd(w), x));
+        const int l = 8 * M8 + 4 * g;  // the group's first lane
+        const __m128i x = l % 8 ? _mm256_extracti128_si256(sum[l / 8], 1) : _mm256_castsi256_si128(sum[l / 8]);
+        narrow[g] = _mm256_mul_pd(_mm256_cvtepi32_pd(x), _mm256_set1_pd(r_.unit));
+      }
+    } else {
+      for (int t = 0; t < r_.term_count; ++t) {
+        const double w = r_.terms[t].weight;
+        const std::int32_t* v = vals_[r_.terms[t].slot];
+#if defined(__AVX512F__)
+        for (int g = 0; g < M8; ++g) {
+          const __m512d x = _mm512_cvtepi32_pd(_mm256_load_si256(reinterpret_cast<const __m256i*>(v + 8 * g)));
+          wide[g] = _mm512_add_pd(wide[g], _mm512_mul_pd(_mm512_set1_pd(w), x));
+        }
+#endif
+        for (int g = 0; g < M4; ++g) {
+          const __m256d x = _mm256_cvtepi32_pd(_mm_load_si128(reinterpret_cast<const __m128i*>(v + 8 * M8 + 4 * g)));
+          narrow[g] = _mm256_add_pd(narrow[g], _mm256_mul_pd(_mm256_set1_pd(w), x));
+        }
       }
     }
 #if defined(__AVX512F__)
@@ -1653,8 +1689,9 @@ class DropPass {
 
   // The n candidates of one orientation from k0 rated at once (every vector's sums side by
   // side: each is a chain of dependent additions), in groups of 4 lanes (stored whole: the
-  // arrays run kDropLanes past the last candidate); rare candidates through rare_score.
-  void score(int k0, int n, std::uint64_t rare, PlyCarry carry, DropScores& out) {
+  // arrays run kDropLanes past the last candidate); rare candidates through rare_score.  Forced
+  // inline: with integral_weights' second path clang kept it out of line, a call per row.
+  [[gnu::always_inline]] void score(int k0, int n, std::uint64_t rare, PlyCarry carry, DropScores& out) {
     switch ((n + 3) / 4) {
       case 1: sum_terms<4>(k0, n, rare, carry, out); break;
       case 2: sum_terms<8>(k0, n, rare, carry, out); break;
