@@ -64,6 +64,16 @@ std::unique_ptr<DropScorer> DropScorer::make(const LinearTerm* terms, int term_c
 DropScorer::DropScorer(const DropRating& rating, DropPassFn pass, DropRareFn rare)
     : rating_(rating), pass_(pass), rare_(rare) {
   integral_weights(rating_);
+  for (int p = 0; p < PIECE_NB; ++p) {
+    const PieceShapes& shapes = kShapes[p];
+    int k = 0;
+    for (int o = 0; o < shapes.count; ++o)
+      for (int x = 0; x + shapes.orientation[o].width <= rating_.geometry.width; ++x, ++k) {
+        assert(k < kMaxPlacements);
+        orientation_of_[p][k] = static_cast<std::uint8_t>(o);
+        column_of_[p][k] = static_cast<std::uint8_t>(x);
+      }
+  }
 }
 
 DropScores& DropScorer::rate(const Board& board, Piece piece, PlyCarry carry, bool values) {
@@ -77,17 +87,9 @@ DropScores& DropScorer::rate_rare(const Board& board, Piece piece, PlyCarry carr
 }
 
 Placement DropScorer::placement(Piece piece, int k) const {
-  const PieceShapes& shapes = kShapes[piece];
-  const int row = scores_.row[k];
-  for (int o = 0; o < shapes.count; ++o) {
-    const int n = rating_.geometry.width - shapes.orientation[o].width + 1;
-    if (k < n)
-      return {static_cast<std::uint8_t>(piece), static_cast<std::uint8_t>(o), static_cast<std::uint8_t>(k),
-              static_cast<std::uint8_t>(row)};
-    k -= n;
-  }
-  assert(false && "candidate index past the piece's drop placements");
-  return {};
+  assert(k >= 0 && k < scores_.count && "candidate index past the piece's drop placements");
+  return {static_cast<std::uint8_t>(piece), orientation_of_[piece][k], column_of_[piece][k],
+          static_cast<std::uint8_t>(scores_.row[k])};
 }
 
 }  // namespace tb
