@@ -1591,8 +1591,8 @@ class DropPass {
 #if defined(__AVX__)
   // With integral weights (DropRating::integral): lanes 0 .. 8 G - 1 of the terms' vals_ rows,
   // each the sum over terms of integer weight x value in int32 (exact: below 2^30 on the rows'
-  // candidates; lanes past them may wrap, and are never taken as ratings).  Times r_.unit, each is the
-  // double sum_terms' loop gives.
+  // candidates; lanes past them may wrap, and are never taken as ratings).  Times r_.unit,
+  // each is the double sum_terms' loop gives.
   template <int G>
   void integer_sums(__m256i (&sum)[G]) const {
     for (int g = 0; g < G; ++g) sum[g] = _mm256_setzero_si256();
