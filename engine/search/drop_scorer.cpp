@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "kernel_variants.h"
+#include "placement.h"
 
 namespace tb {
 namespace {
@@ -64,16 +65,7 @@ std::unique_ptr<DropScorer> DropScorer::make(const LinearTerm* terms, int term_c
 DropScorer::DropScorer(const DropRating& rating, DropPassFn pass, DropRareFn rare)
     : rating_(rating), pass_(pass), rare_(rare) {
   integral_weights(rating_);
-  for (int p = 0; p < PIECE_NB; ++p) {
-    const PieceShapes& shapes = kShapes[p];
-    int k = 0;
-    for (int o = 0; o < shapes.count; ++o)
-      for (int x = 0; x + shapes.orientation[o].width <= rating_.geometry.width; ++x, ++k) {
-        assert(k < kMaxPlacements);
-        orientation_of_[p][k] = static_cast<std::uint8_t>(o);
-        column_of_[p][k] = static_cast<std::uint8_t>(x);
-      }
-  }
+  for (int p = 0; p < PIECE_NB; ++p) generate_drops(static_cast<Piece>(p), rating_.geometry.width, drops_[p].data());
 }
 
 DropScores& DropScorer::rate(const Board& board, Piece piece, PlyCarry carry, bool values) {
@@ -88,8 +80,9 @@ DropScores& DropScorer::rate_rare(const Board& board, Piece piece, PlyCarry carr
 
 Placement DropScorer::placement(Piece piece, int k) const {
   assert(k >= 0 && k < scores_.count && "candidate index past the piece's drop placements");
-  return {static_cast<std::uint8_t>(piece), orientation_of_[piece][k], column_of_[piece][k],
-          static_cast<std::uint8_t>(scores_.row[k])};
+  Placement pl = drops_[piece][k];
+  pl.row = static_cast<std::uint8_t>(scores_.row[k]);
+  return pl;
 }
 
 }  // namespace tb

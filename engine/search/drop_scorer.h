@@ -172,9 +172,9 @@ class DropScorer {
   DropPassFn pass_;
   DropRareFn rare_;
   DropScores scores_;
-  // Per piece and candidate k (generate_drops order on the rating's width): its orientation
-  // and column, found once here rather than by a walk over the orientations per call.
-  std::array<std::array<std::uint8_t, kMaxPlacements>, PIECE_NB> orientation_of_{}, column_of_{};
+  // Per piece, its drop placements on the rating's width (generate_drops, once here): candidate
+  // k's orientation and column without a walk over the orientations per call.
+  std::array<std::array<Placement, kMaxPlacements>, PIECE_NB> drops_{};
 };
 
 }  // namespace tb
