@@ -36,6 +36,30 @@ inline Board random_board(CounterRng& rng, Geometry g, int top) {
   return b;
 }
 
+// A random board whose wall height is at most `top` and whose columns each hold at most one
+// run of holes: filled below their top but for one run of random rows, which the mostly full
+// neighbours make well cells (the drop scorer weighs those by the run's first row alone unless
+// some column has two runs: engine/search/drop_scorer_simd.h, lowest_run).  With `second`, one
+// random column gets a second run.
+inline Board random_board_one_run(CounterRng& rng, Geometry g, int top, bool second = false) {
+  Board b;
+  for (int c = 0; c < g.width; ++c) {
+    const int h = static_cast<int>(rng.below(top + 1));
+    Word col = low_mask(h);
+    if (h >= 2 && rng.below(4) != 0) {  // rows [s, e) empty, below the top cell
+      const int s = static_cast<int>(rng.below(h - 1)), e = s + 1 + static_cast<int>(rng.below(h - 1 - s));
+      col &= ~(low_mask(e) & ~low_mask(s));
+    }
+    b.cols[c] = col;
+  }
+  if (second) {
+    const int c = static_cast<int>(rng.below(g.width));
+    const int h = column_height(b.cols[c]);
+    if (h >= 3) b.cols[c] &= ~(Word{1} << rng.below(h - 1));  // (may join or split a run)
+  }
+  return b;
+}
+
 struct Rating {
   std::vector<Feature> features;
   FeatureSet set;

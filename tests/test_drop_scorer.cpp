@@ -155,6 +155,33 @@ TEST(DropScorer, MatchesTheReferenceBlockPathOnRandomBoards) {
   EXPECT_GT(ratings, 10000);
 }
 
+// Boards whose columns hold one run of holes at most (random_board_one_run), the usual case in
+// play: there the AVX2 and SSE4.2 passes weigh the well cells in holes by each column's lowest
+// run (lowest_run) rather than by run planes; with a second run in one column, by the planes
+// again.  Random boards (above) nearly always have a column with two runs.
+TEST(DropScorer, MatchesTheReferenceWithOneRunOfHolesPerColumn) {
+  long ratings = 0;
+  for (int vi = 0; vi < 3; ++vi) {
+    const KernelVariant* v = find_kernel(kPassNames[vi]);
+    if (!v || !v->supported()) continue;
+    CounterRng rng{stream_key(29, static_cast<std::uint64_t>(vi)), 0};
+    for (Geometry g : {Geometry{10, 20}, Geometry{6, 8}, Geometry{16, 28}, Geometry{12, 10}}) {
+      for (int trial = 0; trial < 120; ++trial) {
+        const Rating r = random_rating(rng, trial % 2 == 0 ? std::vector<Feature>{Feature::wells, Feature::holes}
+                                                           : random_features(rng),
+                                       g);
+        const Board board = random_board_one_run(rng, g, wall_limit(Overflow::strict, g), trial % 3 == 0);
+        for (int p = 0; p < PIECE_NB; ++p) {
+          expect_same_ratings(kPassNames[vi], r, board, static_cast<Piece>(p), g, Overflow::strict, {});
+          if (HasFailure()) return;
+          ratings += 1;
+        }
+      }
+    }
+  }
+  EXPECT_GT(ratings, 3000);
+}
+
 // Ratings with many ties (one coarse feature with an integer weight, or every weight 0), where
 // only the candidates' order picks the best: the first highest, as the reference.  With AVX-512
 // on 10 columns, T, J and L rate orientations 0 and 2 in one row (docs/performance.md "Pair

@@ -405,6 +405,17 @@ class DropPass {
     } while (!L::none(holes));
   }
 
+  // The holes of a column (hole_cells: its empty cells below its top) as the byte-table wells
+  // use them: the first row of their lowest run (all ones without holes: a shift by it gives
+  // 0), and the holes above that run (none unless the column has two runs of holes or more).
+  template <class VU>
+  static void lowest_run(VU hole_cells, VU& start, VU& higher) {
+    using V = Lanes<typename VU::arch_type>;
+    const VU lowest = hole_cells & (VU(0u) - hole_cells);
+    start = V::bit_width(lowest) - VU(1u);
+    higher = hole_cells & (hole_cells + lowest);  // the carry clears the lowest run
+  }
+
   // Sum of the run lengths of the cells of `cells`.
   // One reduction (Lanes::part/total): a part's bytes are at most 8, so the weighted sum's at
   // most 8 x (1 + 2 + ... + 16) = 248, below a byte's carry.
@@ -445,6 +456,7 @@ class DropPass {
     std::int32_t* hs = Keep ? h_ : local_h;
     U sum_ct(0u), sum_holes(0u), sum_depth(0u), sum_rt(0u), sum_wells(0u), sum_fast(0u), hole_rows(0u);
     U last_h(0u);  // the heights of the last vector: of the whole board when it fits one
+    U higher_holes(0u);  // (byte-table wells, Keep) the holes above each column's lowest run
     // Below 16 lanes the heights' sum and maximum are folded in the loop (16 lanes: the board
     // fits one vector, reduce_one_vector, up to 12 columns).
     constexpr bool kFoldHeights = N < 16;
@@ -472,27 +484,39 @@ class DropPass {
       sum_holes = sum_holes + holes;
       sum_ct = sum_ct + L::popcnt(c ^ ((c << 1) | U(1u)));
       sum_depth = sum_depth + filled - L::popcnt(c & ~(c + U(1u)));
-      hole_rows = hole_rows | ~(L::from_row(h) | c);  // walls: h = 32
+      const U hole_cells = ~(L::from_row(h) | c);  // walls: h = 32, no hole cells
+      hole_rows = hole_rows | hole_cells;
       sum_rt = sum_rt + L::popcnt((l ^ c) & rows);
       if (want_wells) {
         const U cells = l & r & ~c & rows;
         U w;
         if constexpr (L::kBytes && !L::kNativePopcnt) {
-          // Byte-table popcounts: the well cells above the top weigh r - h + 1 at row r, the
-          // weighted popcount of the cells shifted down by h (rows' wells do the same); only
-          // well cells in a run of holes (few vectors have one) need the run planes, which the
-          // rows read only for those cells too.
+          // Byte-table popcounts: a well cell at row r weighs r - s + 1, s the first row of its
+          // run of empty cells, so the cells shifted down by s weigh their weighted popcount.
+          // Above the top s = h; in the lowest run of holes s is that run's first row
+          // (hole_start_, which the rows and tails shift by too); only a well cell in a higher
+          // run of holes (a column with two runs of holes or more: few boards) needs the run
+          // planes, which the base board then keeps for every column (multi_runs_).
           typename L::Weighted open;
           L::add_weighted(open, L::shr(cells, h));
-          w = L::weighted_total(open);
-          const U in_holes = cells & ~L::from_row(h);
-          if (Keep || !L::none(in_holes)) {
-            U planes[kRunPlanes];
-            run_planes(c, h, rows, planes);
-            if (!L::none(in_holes)) w = w + weigh(in_holes, planes);
-            if (Keep)
-              for (int p = 0; p < kRunPlanes; ++p) planes[p].store_unaligned(planes_[p] + j);
+          const U in_holes = cells & hole_cells;
+          const bool any_in_holes = !L::none(in_holes);
+          U start(0u), higher(0u), extra(0u);
+          if (Keep || any_in_holes) lowest_run(hole_cells, start, higher);
+          if (Keep) {
+            start.store_unaligned(hole_start_ + j);
+            higher_holes = higher_holes | higher;
           }
+          if (any_in_holes) {
+            if (L::none(in_holes & higher)) {
+              L::add_weighted(open, L::shr(in_holes, start));
+            } else {
+              U planes[kRunPlanes];
+              run_planes(c, h, rows, planes);
+              extra = weigh(in_holes, planes);
+            }
+          }
+          w = L::weighted_total(open) + extra;
         } else {
           U planes[kRunPlanes];
           run_planes(c, h, rows, planes);
@@ -509,6 +533,17 @@ class DropPass {
         sum_fast = sum_fast + f;
         if (Keep) f.store_unaligned(fast_ + j);
       }
+    }
+    if constexpr (Keep && L::kBytes && !L::kNativePopcnt) {
+      multi_runs_ = want_wells && !L::none(higher_holes);
+      if (multi_runs_)  // the run planes of every column, for the well cells in higher runs
+        for (int j = 1; j < W + kPad + 1; j += N) {
+          const U* v = lcr ? lcr + 3 * ((j - 1) / N) : nullptr;
+          const U c = v ? v[1] : loadu(col + j);
+          U planes[kRunPlanes];
+          run_planes(c, L::bit_width(c), rows, planes);
+          for (int p = 0; p < kRunPlanes; ++p) planes[p].store_unaligned(planes_[p] + j);
+        }
     }
     // Two sums per 32-bit lane sum: every per-lane sum is below 2^16 (at most 16 columns of at
     // most 29 transitions, 28 holes or cells, or 406 well cells).
@@ -1278,13 +1313,19 @@ class DropPass {
     typename L4::Weighted open;
     L4::add_weighted(open, U4(_mm_srlv_epi32(cells, top)));
     L4::add_weighted(open, U4(_mm_srlv_epi32(_mm_and_si128(_mm_andnot_si128(from_run, cells), lanes(tc.interior)), base_h)));
-    __m128i wells = _mm_sub_epi32(L4::weighted_total(open), loadu128(wells_ + base - 1));
     const __m128i in_holes = _mm_andnot_si128(from_top, cells);
+    static_assert(L::kBytes && !L::kNativePopcnt, "hole_start_ and multi_runs_ come from the byte-table column pass");
+    __m128i by_planes = _mm_setzero_si128();
     if (!_mm_testz_si128(in_holes, in_holes)) {
-      U4 planes[kRunPlanes];
-      for (int p = 0; p < kRunPlanes; ++p) planes[p] = U4(loadu128(planes_[p] + base - 1));
-      wells = _mm_add_epi32(wells, weigh<L4>(U4(in_holes), planes));
+      if (!multi_runs_) {
+        L4::add_weighted(open, U4(_mm_srlv_epi32(in_holes, loadu128(hole_start_ + base - 1))));
+      } else {
+        U4 planes[kRunPlanes];
+        for (int p = 0; p < kRunPlanes; ++p) planes[p] = U4(loadu128(planes_[p] + base - 1));
+        by_planes = weigh<L4>(U4(in_holes), planes);
+      }
     }
+    __m128i wells = _mm_sub_epi32(_mm_add_epi32(L4::weighted_total(open), by_planes), loadu128(wells_ + base - 1));
     wells = _mm_and_si128(wells, lanes(tc.valid));
     // Two sums a lane (each below 2^15) in one reduction, wells (signed) in another.
     const __m128i a = lanes_sum(_mm_add_epi32(gap, _mm_slli_epi32(ct, 16)));
@@ -1371,11 +1412,12 @@ class DropPass {
         }
       } else {
         // A well cell's run ends at the column's top below it: above the new top at that top,
-        // in the gap under the piece at the base top h (the piece is above it), below h where
-        // the base planes say (a hole's run; most vectors have no well cell there).  Above a
-        // row t the run of row r is r - t + 1: the weighted popcount of the cells shifted down
-        // by t (one reduction for every column), with no planes to build.
-        typename V::Weighted open;  // at most 2 (Wd + 2) <= 12 words: below kMaxWeighted
+        // in the gap under the piece at the base top h (the piece is above it), below h at the
+        // first row of its run of holes (most vectors have no well cell there; column_pass).
+        // Above a row t the run of row r is r - t + 1: the weighted popcount of the cells
+        // shifted down by t (one reduction for every column), with no planes to build.
+        static_assert(L::kBytes && !L::kNativePopcnt, "hole_start_ and multi_runs_ come from the byte-table column pass");
+        typename V::Weighted open;  // at most 3 Wd + 4 <= 16 words: below kMaxWeighted
         for (int k = 0; k < Wd + 2; ++k) {
           const int j = base - 1 + k;  // padded index of the centre column
           sum = sum - row_load<V, Pair>(wells_ + j);
@@ -1391,9 +1433,13 @@ class DropPass {
           V::add_weighted(open, V::shr(cells, top));
           const U in_holes = cells & ~V::from_row(h);
           if (!V::none(in_holes)) {
-            U planes[kRunPlanes];
-            for (int p = 0; p < kRunPlanes; ++p) planes[p] = row_load<V, Pair>(planes_[p] + j);
-            sum = sum + weigh<V>(in_holes, planes);
+            if (!multi_runs_) {
+              V::add_weighted(open, V::shr(in_holes, row_load<V, Pair>(hole_start_ + j)));
+            } else {
+              U planes[kRunPlanes];
+              for (int p = 0; p < kRunPlanes; ++p) planes[p] = row_load<V, Pair>(planes_[p] + j);
+              sum = sum + weigh<V>(in_holes, planes);
+            }
           }
         }
         sum = sum + V::weighted_total(open);
@@ -1738,7 +1784,9 @@ class DropPass {
   // the lanes past a row never shift by 32 or more.
   alignas(64) std::int32_t h_[kPadded], holes_[kPadded];
   alignas(64) Word wells_[kPadded], fast_[kPadded];
-  alignas(64) Word planes_[kRunPlanes][kPadded];
+  alignas(64) Word planes_[kRunPlanes][kPadded];  // (byte-table wells: only with multi_runs_)
+  alignas(64) Word hole_start_[kPadded];           // (byte-table wells) lowest_run's start
+  bool multi_runs_ = false;  // (byte-table wells) a column of the base has two runs of holes or more
   alignas(64) Word left_and_[kPadded], right_and_[kPadded];
   alignas(64) std::int32_t bump_[kPadded];
   alignas(64) Word div_[kPadded], div_pre_[kPadded], div_suf_[kPadded];
