@@ -470,7 +470,7 @@ class DropPass {
       const U* v = lcr ? lcr + 3 * ((j - 1) / N) : nullptr;
       const U l = v ? v[0] : loadu(col + j - 1), c = v ? v[1] : loadu(col + j);
       const U r = v ? v[2] : loadu(col + j + 1);
-      const U h = L::bit_width(c), filled = L::popcnt(c);
+      const U h = L::bit_width(c), filled_part = L::part(c), filled = L::total(filled_part);
       last_h = h;
       L::as_int(h).store_unaligned(hs + j);
       if constexpr (kFoldHeights) {
@@ -482,11 +482,11 @@ class DropPass {
       const U holes = h - filled;
       if (Keep) L::as_int(holes).store_unaligned(holes_ + j);
       sum_holes = sum_holes + holes;
-      sum_ct = sum_ct + L::popcnt(c ^ ((c << 1) | U(1u)));
-      sum_depth = sum_depth + filled - L::popcnt(c & ~(c + U(1u)));
+      sum_ct = sum_ct + L::part(c ^ ((c << 1) | U(1u)));
+      sum_depth = sum_depth + filled_part - L::part(c & ~(c + U(1u)));  // (a subset's part: no borrow)
       const U hole_cells = ~(L::from_row(h) | c);  // walls: h = 32, no hole cells
       hole_rows = hole_rows | hole_cells;
-      sum_rt = sum_rt + L::popcnt((l ^ c) & rows);
+      sum_rt = sum_rt + L::part((l ^ c) & rows);
       if (want_wells) {
         const U cells = l & r & ~c & rows;
         U w;
@@ -545,6 +545,11 @@ class DropPass {
           for (int p = 0; p < kRunPlanes; ++p) planes[p].store_unaligned(planes_[p] + j);
         }
     }
+    // The popcount sums were kept as parts (Lanes::part: at most 8 a byte per vector, and at
+    // most 5 vectors), one reduction each.
+    sum_ct = L::total(sum_ct);
+    sum_depth = L::total(sum_depth);
+    sum_rt = L::total(sum_rt);
     // Two sums per 32-bit lane sum: every per-lane sum is below 2^16 (at most 16 columns of at
     // most 29 transitions, 28 holes or cells, or 406 well cells).
     t = Totals{};
@@ -1572,6 +1577,7 @@ class DropPass {
       integer_sums(whole);
       for (int g = 0; g < 2; ++g) sum[g] = _mm512_mul_pd(_mm512_cvtepi32_pd(whole[g]), _mm512_set1_pd(r_.unit));
     } else {
+#pragma GCC unroll 2
       for (int t = 0; t < r_.term_count; ++t) {
         const double w = r_.terms[t].weight;
         const std::int32_t* v = vals_[r_.terms[t].slot];
@@ -1642,6 +1648,7 @@ class DropPass {
   template <int G>
   void integer_sums(__m256i (&sum)[G]) const {
     for (int g = 0; g < G; ++g) sum[g] = _mm256_setzero_si256();
+#pragma GCC unroll 2
     for (int t = 0; t < r_.term_count; ++t) {
       const __m256i m = _mm256_set1_epi32(r_.integer_weight[t]);
       const std::int32_t* v = vals_[r_.terms[t].slot];
@@ -1685,6 +1692,7 @@ class DropPass {
         narrow[g] = _mm256_mul_pd(_mm256_cvtepi32_pd(x), _mm256_set1_pd(r_.unit));
       }
     } else {
+#pragma GCC unroll 2
       for (int t = 0; t < r_.term_count; ++t) {
         const double w = r_.terms[t].weight;
         const std::int32_t* v = vals_[r_.terms[t].slot];
