@@ -1423,6 +1423,7 @@ class DropPass {
         // shifted down by t (one reduction for every column), with no planes to build.
         static_assert(L::kBytes && !L::kNativePopcnt, "hole_start_ and multi_runs_ come from the byte-table column pass");
         typename V::Weighted open;  // at most 3 Wd + 4 <= 16 words: below kMaxWeighted
+#pragma GCC unroll 6
         for (int k = 0; k < Wd + 2; ++k) {
           const int j = base - 1 + k;  // padded index of the centre column
           sum = sum - row_load<V, Pair>(wells_ + j);
