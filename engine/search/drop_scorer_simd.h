@@ -1231,10 +1231,9 @@ class DropPass {
         rare |= std::uint64_t{rare1} << (LN::N + 1);
         for (int t = 0; t < kTailSlots; ++t) tv[t] = _mm_insert_epi32(tv[t], rare1 ? 0 : v[t], 1);
       }
-      if (mode_ != DropMode::rare_only)
-        for (int t = 0; t < kTailSlots; ++t)
-          if (kTailSlot[t] == MOVE_LANDING_X2 || (groups & (1u << kTailSlot[t])))
-            _mm_store_si128(reinterpret_cast<__m128i*>(vals_[kTailSlot[t]] + n_vec), tv[t]);
+      if (mode_ != DropMode::rare_only)  // (every slot, without a branch: a slot outside the
+        for (int t = 0; t < kTailSlots; ++t)  // rating's groups is never read)
+          _mm_store_si128(reinterpret_cast<__m128i*>(vals_[kTailSlot[t]] + n_vec), tv[t]);
     }
 #endif
     if constexpr (Pair) {  // (never rare_only: run())
