@@ -464,6 +464,7 @@ class DropPass {
     alignas(64) std::int32_t lane_index[N];
     if constexpr (kFoldHeights)
       for (int l = 0; l < N; ++l) lane_index[l] = l;
+#pragma GCC unroll 4
     for (int j = 1; j < W + kPad + 1; j += N) {
       // lcr: the columns already in registers, three vectors a step (padded indices j - 1..,
       // j.., j + 1..).
