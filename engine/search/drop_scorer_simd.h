@@ -455,7 +455,7 @@ class DropPass {
     alignas(64) std::int32_t local_h[kPadded];
     std::int32_t* hs = Keep ? h_ : local_h;
     U sum_ct(0u), sum_holes(0u), sum_depth(0u), sum_rt(0u), sum_wells(0u), sum_fast(0u), hole_rows(0u);
-    U last_h(0u);  // the heights of the last vector: of the whole board when it fits one
+    U last_h(0u), last_c(0u);  // the heights and words of the last vector: the whole board's when it fits one
     U higher_holes(0u);  // (byte-table wells, Keep) the holes above each column's lowest run
     // Below 16 lanes the heights' sum and maximum are folded in the loop (16 lanes: the board
     // fits one vector, reduce_one_vector, up to 12 columns).
@@ -473,6 +473,7 @@ class DropPass {
       const U r = v ? v[2] : loadu(col + j + 1);
       const U h = L::bit_width(c), filled_part = L::part(c), filled = L::total(filled_part);
       last_h = h;
+      last_c = c;
       L::as_int(h).store_unaligned(hs + j);
       if constexpr (kFoldHeights) {
         const I index = I::load_aligned(lane_index) + I(j);  // padded index: columns kPad .. W + kPad - 1
@@ -558,7 +559,7 @@ class DropPass {
     if constexpr (N == 16)
       if (W + kPad <= N) {  // one vector: lane l holds padded index l + 1, column l - 1
         reduce_one_vector(sum_ct | (sum_holes << 16), sum_depth | (sum_rt << 16), sum_wells | (sum_fast << 16),
-                          hole_rows, last_h, Keep, t);
+                          hole_rows, last_c, last_h, Keep, t);
         return;
       }
 #endif
@@ -595,17 +596,41 @@ class DropPass {
   }
 
 #if defined(__AVX512F__)
+  // Lane 0 of 128-bit block B of x.
+  template <int B>
+  static Word block_lane(__m512i x) {
+    return static_cast<Word>(_mm_cvtsi128_si32(_mm512_extracti32x4_epi32(x, B)));
+  }
+  // Every lane of 128-bit block i: the sum of the lanes of x_i (wrapping, as the sums' 32 bits).
+  static __m512i lane_sums4(__m512i x0, __m512i x1, __m512i x2, __m512i x3) {
+    // Blocks 0-1: x0's lower and upper 256 bits added, blocks 2-3 x1's (x2 and x3 alike).
+    const __m512i s01 = _mm512_add_epi32(_mm512_shuffle_i64x2(x0, x1, 0x44), _mm512_shuffle_i64x2(x0, x1, 0xEE));
+    const __m512i s23 = _mm512_add_epi32(_mm512_shuffle_i64x2(x2, x3, 0x44), _mm512_shuffle_i64x2(x2, x3, 0xEE));
+    // Block i: x_i's four 128-bit blocks added.
+    __m512i s = _mm512_add_epi32(_mm512_shuffle_i64x2(s01, s23, 0x88), _mm512_shuffle_i64x2(s01, s23, 0xDD));
+    s = _mm512_add_epi32(s, _mm512_shuffle_epi32(s, _MM_PERM_BADC));
+    return _mm512_add_epi32(s, _mm512_shuffle_epi32(s, _MM_PERM_CDAB));
+  }
+  // Every lane of blocks 0-1: the OR of the lanes of x0; of blocks 2-3: of x1.
+  static __m512i lane_ors2(__m512i x0, __m512i x1) {
+    __m512i o = _mm512_or_si512(_mm512_shuffle_i64x2(x0, x1, 0x44), _mm512_shuffle_i64x2(x0, x1, 0xEE));
+    o = _mm512_or_si512(o, _mm512_shuffle_i64x2(o, o, 0xB1));
+    o = _mm512_or_si512(o, _mm512_shuffle_epi32(o, _MM_PERM_BADC));
+    return _mm512_or_si512(o, _mm512_shuffle_epi32(o, _MM_PERM_CDAB));
+  }
+
   // column_pass's totals when the board fits one vector (lane l: column l - 1), with vector
   // reductions; with keep, bump_ and div_ as the scalar loop leaves them.
-  void reduce_one_vector(U ct_holes, U depth_rt, U wells_fast, U hole_rows, U h, bool keep, Totals& t) {
-    const Word a = static_cast<Word>(_mm512_reduce_add_epi32(ct_holes));
-    const Word d = static_cast<Word>(_mm512_reduce_add_epi32(depth_rt));
-    const Word w = static_cast<Word>(_mm512_reduce_add_epi32(wells_fast));
-    unpack(a, d, w, t);
-    t.hole_rows = static_cast<Word>(_mm512_reduce_or_epi32(hole_rows));
+  void reduce_one_vector(U ct_holes, U depth_rt, U wells_fast, U hole_rows, U c, U h, bool keep, Totals& t) {
     const __mmask16 columns = static_cast<__mmask16>(((1u << W()) - 1) << 1);
-    t.agg = _mm512_mask_reduce_add_epi32(columns, h);
-    t.max = std::max(0, _mm512_mask_reduce_max_epi32(columns, h));
+    // Four lane sums in one tree and two ORs in another (shorter than a reduction each): the
+    // wall height is the bit width of the OR of the column words.
+    const __m512i s = lane_sums4(ct_holes, depth_rt, wells_fast, _mm512_maskz_mov_epi32(columns, h));
+    unpack(block_lane<0>(s), block_lane<1>(s), block_lane<2>(s), t);
+    t.agg = static_cast<std::int32_t>(block_lane<3>(s));
+    const __m512i o = lane_ors2(hole_rows, _mm512_maskz_mov_epi32(columns, c));
+    t.hole_rows = block_lane<0>(o);
+    t.max = std::bit_width(block_lane<2>(o));
     if (!(groups() & (G_BUMPINESS | G_DIVERSITY))) return;
     // Lane l = 1 .. W - 1: the pair of columns l - 1, l.
     const __mmask16 pairs = static_cast<__mmask16>(((1u << W()) - 1) & ~1u);
