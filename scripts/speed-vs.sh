@@ -27,8 +27,11 @@
 # TETRISBENCH_KERNEL is unset.  A learn side that prints no "trained on N pieces" puts the
 # row in runs per second.  The binaries are copied at the start (a rebuild meanwhile does not
 # mix builds); the current build is not rebuilt: a warning names a source newer than it.
-# A workload that REV's build rejects prints n/a.  Exit status: 0 done, 1 MISMATCH or a
-# failed run, 2 bad usage or REV does not build.
+# A workload that REV's build rejects prints n/a.  Under the ntuple-learn-2t row, the current
+# build's bench/bench_handoff (if built) gives a cache line's round trip between CPUs 0 and 1,
+# before and after the row's runs.  At the end, the current build's medians give two ratios
+# within it: greedy-bcts-avx2 over greedy-bcts-avx512, and ntuple-learn-2t over ntuple-learn.
+# Exit status: 0 done, 1 MISMATCH or a failed run, 2 bad usage or REV does not build.
 # Example: scripts/speed-vs.sh --workloads greedy-bcts,bm-decide --pairs 5 HEAD~3
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -158,6 +161,13 @@ snapshot() {  # SIDE BIN BENCH
 new_src=$new_bin
 snapshot new "$new_bin" "$new_bench"
 new_bin=$bin new_bench=$bench
+# The cache-line round trip between CPUs 0 and 1 (bench/bench_handoff), measured around the
+# 2-thread learn rows: whether two threads can gain depends on it on a virtual machine.
+new_handoff=""
+if [ -x "$build/bench/bench_handoff" ]; then
+  cp -- "$build/bench/bench_handoff" "$tmp/new/bench_handoff"
+  new_handoff=$tmp/new/bench_handoff
+fi
 
 # --- the old build ------------------------------------------------------------------------
 t_start=$SECONDS
@@ -392,6 +402,13 @@ differs() {
   [ -n "$d" ] && printf '%s' "$d"
 }
 
+# BM_Handoff's time per round trip ("435 ns"), or n/a without the current build's bench_handoff.
+handoff_ns() {
+  [ -n "$new_handoff" ] || { echo n/a; return; }
+  taskset -c 0,1 "$new_handoff" --benchmark_min_time=0.2 2>/dev/null |
+    awk '/^BM_Handoff/ { printf "%.0f %s", $2, $3; found = 1 } END { if (!found) printf "n/a" }'
+}
+
 fmt_values() { local decimals=$1 v; shift; for v in "$@"; do printf ' %7.*f' "$decimals" "$v"; done; }
 
 unit_of() {  # KIND COUNTED
@@ -430,6 +447,7 @@ printf '%-20s %-14s %-*s %-*s %7s  %s\n' workload unit "$colw" "old $old_short" 
 "$old_bin" --version >/dev/null 2>&1 || true
 "$new_bin" --version >/dev/null 2>&1 || true
 status=0 mismatches=() index=0
+declare -A new_median=()
 for w in "${workloads[@]}"; do
   index=$((index + 1))
   set_workload "$w"
@@ -440,6 +458,8 @@ for w in "${workloads[@]}"; do
     printf '%-20s n/a (%s)\n' "$w" "$skip"; continue
   fi
   olds=() news=() olds_alt=() news_alt=() counted=1 row_note="" ref_sig="" bad_sig="" okernel="" nkernel=""
+  handoff_before=""
+  [ "$kind" != learn-wall ] || handoff_before=$(handoff_ns)
   for ((p = 1; p <= pairs; p++)); do
     echo "$me: [$index/${#workloads[@]}] $w pair $p/$pairs" >&2
     if ! run_once old; then
@@ -487,11 +507,31 @@ for w in "${workloads[@]}"; do
   if [ "$okernel" != "$nkernel" ]; then
     printf '%-20s note: kernels differ (old %s, new %s)\n' "" "$okernel" "$nkernel"
   fi
+  [ "$counted" -eq 0 ] || new_median[$w]=$(printf '%s\n' "${news[@]}" | sort -g | awk '
+    { v[NR] = $1 } END { printf "%.6f", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
+  if [ "$kind" = learn-wall ]; then
+    printf '%-20s BM_Handoff (a cache line'"'"'s round trip between CPUs 0 and 1): %s before, %s after\n' "" \
+      "${handoff_before:-n/a}" "$(handoff_ns)"
+  fi
   if [ -n "$bad_sig" ]; then
     printf '%-20s MISMATCH!!! the runs did different work, the ratio does not count: %s\n' "" "$bad_sig"
     mismatches+=("$w") status=1
   fi
 done
+
+# Two of issue 12's targets compare workloads of the current build with each other.
+same_build() {  # LABEL A B TARGET: the current build's median speed on A over its median on B
+  [ -n "${new_median[$2]:-}" ] && [ -n "${new_median[$3]:-}" ] || return 0
+  printf '  %-58s %6.3f  (%s)\n' "$1" \
+    "$(awk -v a="${new_median[$2]}" -v b="${new_median[$3]}" 'BEGIN { printf "%.6f", a / (b > 0 ? b : 1e-9) }')" "$4"
+}
+if [ ${#new_median[@]} -gt 0 ]; then
+  echo
+  echo "the current build against itself (medians of its runs above; the two rows ran one after the other, not alternately):"
+  same_build "greedy-bcts-avx2 / greedy-bcts-avx512" greedy-bcts-avx2 greedy-bcts-avx512 "target >= 0.75"
+  same_build "ntuple-learn-2t (per wall-s) / ntuple-learn (per CPU-s)" ntuple-learn-2t ntuple-learn \
+    "target >= 1.6; see BM_Handoff above"
+fi
 
 echo
 if [ ${#mismatches[@]} -gt 0 ]; then
