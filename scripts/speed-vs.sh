@@ -23,8 +23,8 @@
 #     --old-build DIR   developers: use this existing build of REV instead of building one
 #                       (not checked to be REV beyond the commit that tetrisbench --version shows)
 #     -h, --help        this text
-# Runs use --threads 1 (ntuple-learn-2t: 2) and the default kernel unless the name says;
-# TETRISBENCH_KERNEL is unset.  A learn side that prints no "trained on N pieces" puts the
+# Runs use --threads 1 (ntuple-learn-2t: 2, on every online CPU even if the script is pinned)
+# and the default kernel unless the name says; TETRISBENCH_KERNEL is unset.  A learn side that prints no "trained on N pieces" puts the
 # row in runs per second.  The binaries are copied at the start (a rebuild meanwhile does not
 # mix builds); the current build is not rebuilt: a warning names a source newer than it.
 # A workload that REV's build rejects prints n/a.  Under the ntuple-learn-2t row, the current
@@ -217,6 +217,12 @@ t_built=$SECONDS
 
 # --- workloads ----------------------------------------------------------------------------
 cpu_flags=$(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null || true)
+# The 2-thread learn row runs on every online CPU even when this script is pinned to one
+# (`taskset -c 1 scripts/speed-vs.sh ...`, which the one-thread rows want): two threads pinned
+# to one vCPU would measure nothing but the pin.
+all_cpus=$(cat /sys/devices/system/cpu/online 2>/dev/null || true)
+[[ $all_cpus =~ ^[0-9,-]+$ ]] && command -v taskset >/dev/null || all_cpus=""
+my_cpus=$(taskset -pc $$ 2>/dev/null | sed -n 's/.*: *//p' || true)
 has_flag() { [[ "$cpu_flags " == *" $1 "* ]]; }
 # The CPU as the current build's `tetrisbench info` names it (model name, family, model and
 # stepping, and AMD's core: "AMD EPYC" alone does not tell a Zen 4 from a Zen 5).
@@ -356,6 +362,8 @@ run_once() {
   if [ "$kind" = bench ]; then
     [ -x "$bench" ] || { r_err="no $bench"; return 1; }
     measure=$("$py" -c "$py_run" "$out" "$err" "$bench" "${args[@]}")
+  elif [ "$kind" = learn-wall ] && [ -n "$all_cpus" ]; then  # every CPU, whatever the pin
+    measure=$("$py" -c "$py_run" "$out" "$err" taskset -c "$all_cpus" "$bin" "${args[@]}")
   else
     measure=$("$py" -c "$py_run" "$out" "$err" "$bin" "${args[@]}")
   fi
@@ -423,7 +431,8 @@ unit_of() {  # KIND COUNTED
 
 # --- header ---------------------------------------------------------------------------------
 colw=$((pairs * 8 + 1))
-echo "$me: $(date -u '+%Y-%m-%d %H:%M UTC'); host CPU: ${cpu_model:-unknown} ($(nproc) logical CPUs; load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?'))"
+echo "$me: $(date -u '+%Y-%m-%d %H:%M UTC'); host CPU: ${cpu_model:-unknown} ($(nproc --all) logical CPUs; load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?'))"
+echo "CPUs: the runs use ${my_cpus:-unknown}$([ -z "$all_cpus" ] || echo ", ntuple-learn-2t every online CPU ($all_cpus)")"
 # The compiler each binary was built with, as its `tetrisbench info` says (older builds: unknown).
 compiler_of() { "$1" info 2>/dev/null | sed -n 's/^compiler  *\([^,]*\),.*/\1/p' | head -n 1; }
 old_compiler=$(compiler_of "$old_bin") new_compiler=$(compiler_of "$new_bin")
