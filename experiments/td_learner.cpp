@@ -413,35 +413,26 @@ std::vector<Episode> TdLearner::step(int threads) {
     pool_ = std::make_unique<IndexPool>(threads);
     pool_threads_ = threads;
     pool_threads_count_ = thread_count(threads);
-    set_merge_ranges(std::min(pool_threads_count_, config_.games_per_step));  // one per task
+  }
+  // Several threads can be slower than one on a shared virtual machine: the pacer chooses
+  // from the steps' times (step_pacer.h).  The results never depend on it.
+  const std::size_t most = std::min(static_cast<std::size_t>(pool_threads_count_), slots_.size());
+  const bool parallel = most > 1 && (step_modes_ ? step_modes_(steps_) : pacer_.next_parallel());
+  // One merge range per task: one thread replays a single range faster than several (each
+  // walks every update), and a switch of mode re-cuts the trace parts, which costs about as
+  // much as one step and happens at most twice a pace cycle.
+  const std::size_t tasks = parallel ? most : 1;
+  if (!dense_ && ranges_.size() != tasks) {
+    set_merge_ranges(static_cast<int>(tasks));
   } else if (ranges_.size() > 1 && steps_ % kRebalanceSteps == 0) {
     set_merge_ranges(static_cast<int>(ranges_.size()));  // the traces have grown since
   }
-  // Several threads wait for each other at every step and share the weights they update, so
-  // on a shared virtual machine, whose two vCPUs may be placed on one core or on distant ones,
-  // two threads can be slower than one (measured on this project's 2-vCPU machine).  So the
-  // step times itself: at the end of every pace cycle, kPaceProbe steps in the mode in use, then
-  // kPaceProbe steps in the other, and the faster is kept; the cycle doubles (up to
-  // kPaceCycleMax) while the mode in use stays the faster, so a steady machine is rarely
-  // probed.  Timing chooses only how many threads play; the results never depend on it.
-  const std::size_t most = std::min(static_cast<std::size_t>(pool_threads_count_), slots_.size());
-  if (most <= 1) {
-    play_and_merge(1);
+  if (most <= 1 || step_modes_) {
+    play_and_merge(tasks);
   } else {
-    const std::int64_t left = pace_cycle_ - pace_step_++;  // steps to the end of the cycle
-    const bool measure = left <= 2 * kPaceProbe, probe = left <= kPaceProbe;
-    const bool parallel = parallel_ != probe;
     const auto start = std::chrono::steady_clock::now();
-    play_and_merge(parallel ? most : 1);
-    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
-    if (measure) pace_seconds_[parallel] += took.count();
-    if (left == 1) {
-      const bool faster = pace_seconds_[1] <= pace_seconds_[0];
-      pace_cycle_ = faster == parallel_ ? std::min(2 * pace_cycle_, kPaceCycleMax) : kPaceCycle;
-      parallel_ = faster;
-      pace_step_ = 0;
-      pace_seconds_[0] = pace_seconds_[1] = 0;
-    }
+    play_and_merge(tasks);
+    pacer_.took(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
   if (!dense_) {
     for (auto& slot : slots_) {

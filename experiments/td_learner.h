@@ -39,6 +39,7 @@
 #include <Eigen/Dense>
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -49,6 +50,7 @@
 #include "random.h"
 #include "rules.h"
 #include "search.h"
+#include "step_pacer.h"
 #include "value_model.h"
 
 namespace tb::td {
@@ -109,6 +111,10 @@ class TdLearner {
   // game-ending placement rates -infinity instead of r).
   Policy policy(const std::string& name) const;
 
+  // Tests: choose each step's mode (several threads or one) by `parallel(step number)` instead
+  // of by the pacer, so that a test can switch modes at will; an empty function restores it.
+  void set_step_modes(std::function<bool(std::int64_t)> parallel) { step_modes_ = std::move(parallel); }
+
   // Everything needed to continue bit-identically between steps: weights (as exact
   // doubles), counters, and every slot's game, board, traces and random streams.
   nlohmann::json state() const;
@@ -128,8 +134,6 @@ class TdLearner {
   };
   static constexpr std::uint32_t kRenumberAt = 1u << 31;  // update numbers stay below 2^32
   static constexpr std::int64_t kRebalanceSteps = 256;    // the merge ranges are cut again this often
-  // step(): one thread or several (pace cycles of kPaceCycle .. kPaceCycleMax steps)
-  static constexpr std::int64_t kPaceCycle = 512, kPaceCycleMax = 16 * kPaceCycle, kPaceProbe = 64;
   // One merge range's part of a slot's n-tuple trace: entries [0, size) of the arrays, in the
   // order they were made.  The arrays only grow (the replay writes every entry it makes room
   // for before reading it), so a replayed update costs no allocation or clearing.
@@ -178,9 +182,8 @@ class TdLearner {
   // play_and_merge's claims of this step: slots, merge ranges, and the slots played.
   std::vector<std::atomic<bool>> slot_claimed_, range_claimed_;
   std::atomic<std::size_t> played_{0};
-  bool parallel_ = true;               // step() plays on several threads (else one) ...
-  double pace_seconds_[2] = {0, 0};    // ... the time of this cycle's probe steps in each mode,
-  std::int64_t pace_cycle_ = kPaceCycle, pace_step_ = 0;  // and the cycle's length and step
+  StepPacer pacer_;  // step(): several threads or one ...
+  std::function<bool(std::int64_t)> step_modes_;  // ... unless a test chooses
   // The n-tuple merge's ranges (one per task of play_and_merge) and whether each range's weights
   // stayed finite in the last step.
   std::vector<Range> ranges_;

@@ -12,6 +12,7 @@
 #include "piece_stream.h"
 #include "placement.h"
 #include "ntuple_file.h"
+#include "step_pacer.h"
 #include "td_learner.h"
 
 namespace tb::td {
@@ -343,6 +344,99 @@ TEST(TdLearner, NTupleMergeRangesDoNotChangeResults) {
   EXPECT_EQ(one.state(), three.state());
   EXPECT_EQ(one.state(), mixed.state());
   EXPECT_GT(one.episodes(), 0);
+}
+
+// The pacer may switch between several threads and one at any step, and each switch cuts the
+// live traces into a new number of merge ranges (one per task).  Modes drawn at random per
+// step, and runs of each, give the same learner as one thread.
+TEST(TdLearner, NTupleStepModesSwitchedAtRandomDoNotChangeResults) {
+  TdConfig config = small_config("ntuple", 0.7, 0.1);
+  config.games_per_step = 5;
+  config.pieces_per_step = 9;
+  for (const int threads : {2, 3}) {
+    TdLearner one(config, best_kernel().kernel), switched(config, best_kernel().kernel);
+    std::mt19937_64 draw(static_cast<std::uint64_t>(threads));
+    std::int64_t switches = 0;
+    bool last = false;
+    switched.set_step_modes([&](std::int64_t step) {
+      // runs of about 8 steps in one mode (a switch 1 time in 8), and single-step runs
+      const bool parallel = step % 37 < 3 ? step % 2 == 0 : (draw() >> 61) != 0 ? last : !last;
+      switches += parallel != last;
+      last = parallel;
+      return parallel;
+    });
+    for (int s = 0; s < 400; ++s) {
+      one.step(1);
+      switched.step(threads);
+    }
+    EXPECT_GT(switches, 40) << threads;
+    EXPECT_EQ(one.weights(), switched.weights()) << threads;
+    EXPECT_EQ(one.state(), switched.state()) << threads;
+    EXPECT_GT(one.episodes(), 0);
+  }
+}
+
+// The pacer of TdLearner::step on synthetic step times: it keeps the faster mode, spends few
+// steps probing the other, follows a machine whose faster mode changes, and a step slowed now
+// and then (the host's noise) moves no decision.
+struct PacedRun {
+  std::int64_t parallel_steps = 0, serial_steps = 0;
+};
+template <typename Time>  // Time(step, parallel) -> seconds
+PacedRun run_pacer(StepPacer& pacer, std::int64_t first, std::int64_t steps, Time time) {
+  PacedRun r;
+  for (std::int64_t s = first; s < first + steps; ++s) {
+    const bool parallel = pacer.next_parallel();
+    (parallel ? r.parallel_steps : r.serial_steps) += 1;
+    pacer.took(time(s, parallel));
+  }
+  return r;
+}
+
+TEST(StepPacer, KeepsParallelWhereItIsFasterAndProbesLittle) {
+  StepPacer pacer;
+  const PacedRun r = run_pacer(pacer, 0, 40000, [](std::int64_t, bool p) { return p ? 80e-6 : 128e-6; });
+  EXPECT_TRUE(pacer.parallel());
+  EXPECT_EQ(pacer.cycle(), StepPacer::kCycleMax);
+  // Cycles of 80, 512, 1024, 2048, 4096 and then 8192 steps end at steps 80, 592, 1616, 3664,
+  // 7760, 15952, 24144 and 32336 of the 40,000: 8 probes of 16 steps, 0.3% of the steps.
+  EXPECT_EQ(r.serial_steps, 8 * StepPacer::kProbe);
+}
+
+TEST(StepPacer, SwitchesToOneThreadAtTheFirstProbeWhereThatIsFaster) {
+  StepPacer pacer;
+  const auto time = [](std::int64_t, bool p) { return p ? 150e-6 : 130e-6; };
+  const PacedRun first = run_pacer(pacer, 0, StepPacer::kFirstCycle, time);
+  EXPECT_FALSE(pacer.parallel());
+  EXPECT_EQ(first.serial_steps, StepPacer::kProbe);
+  const PacedRun rest = run_pacer(pacer, StepPacer::kFirstCycle, 20000, time);
+  EXPECT_FALSE(pacer.parallel());
+  EXPECT_LT(rest.parallel_steps, 20000 / 100);  // probes only
+  EXPECT_GT(rest.parallel_steps, 0);
+}
+
+TEST(StepPacer, FollowsAMachineWhoseFasterModeChanges) {
+  StepPacer pacer;
+  const auto fast_then_slow = [](std::int64_t s, bool p) { return p == (s < 30000) ? 80e-6 : 130e-6; };
+  run_pacer(pacer, 0, 30000, fast_then_slow);
+  EXPECT_TRUE(pacer.parallel());
+  // After the change, the mode follows within one longest cycle and its probe.
+  run_pacer(pacer, 30000, StepPacer::kCycleMax + StepPacer::kProbe, fast_then_slow);
+  EXPECT_FALSE(pacer.parallel());
+  const PacedRun after = run_pacer(pacer, 30000 + StepPacer::kCycleMax + StepPacer::kProbe, 20000, fast_then_slow);
+  EXPECT_FALSE(pacer.parallel());
+  EXPECT_LT(after.parallel_steps, 20000 / 100);
+}
+
+TEST(StepPacer, AnOccasionalSlowStepMovesNoDecision) {
+  StepPacer pacer;
+  // Parallel is the faster by far; every 97th step, in either mode, takes 1 ms (a preempted
+  // vCPU).  A slow step among the mode in use's 64 raises their mean to at most 94 us.
+  const auto noisy = [](std::int64_t s, bool p) { return s % 97 == 0 ? 1e-3 : p ? 80e-6 : 130e-6; };
+  const PacedRun r = run_pacer(pacer, 0, 40000, noisy);
+  EXPECT_TRUE(pacer.parallel());
+  EXPECT_EQ(pacer.cycle(), StepPacer::kCycleMax);
+  EXPECT_EQ(r.serial_steps, 8 * StepPacer::kProbe);
 }
 
 TEST(TdLearner, SameResultForAnyThreadCount) {
