@@ -8,8 +8,8 @@ namespace tb::td {
 void StepPacer::took(double seconds) {
   const std::int64_t left = cycle_ - step_++;  // steps to the end of the cycle, this one included
   if (left <= kProbe) {
-    probe_[static_cast<std::size_t>(kProbe - left)] = seconds;
-  } else {
+    probe_[static_cast<std::size_t>(kProbe - left)] = seconds;  // after the probe's kWarm steps
+  } else if (left > kProbeSteps) {
     recent_[static_cast<std::size_t>(recent_next_)] = seconds;
     recent_next_ = (recent_next_ + 1) % kRecent;
     recent_count_ = std::min(recent_count_ + 1, kRecent);

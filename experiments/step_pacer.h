@@ -5,13 +5,18 @@
 // slower than one (docs/performance.md "TD training throughput").
 //
 // Every step in the mode in use is timed, and the last kRecent of those times are kept.  At the
-// end of each cycle, kProbe steps run in the other mode, and the mode with the smaller mean
-// step time is kept (means, not medians: a parallel step's time is skewed, and the mean is
-// what the run's time is made of).  The first cycle is kFirstCycle steps; then a cycle is
-// kCycle steps and doubles up to kCycleMax while the mode in use stays the faster, so a steady
-// machine spends about kProbe / kCycleMax of its steps in the slower mode.  A switch starts
-// again at kCycle, with the probe's times as the new mode's.  The pacing chooses only how
-// many threads play; a learner's results never depend on it.
+// end of each cycle, kWarm + kProbe steps run in the other mode, and the mode with the smaller
+// mean step time over the last kProbe of them and the kept times is kept (means, not medians:
+// a parallel step's time is skewed, and the mean is what the run's time is made of).  The
+// first kWarm steps of a run and after every change of mode are not counted: they pay for the
+// change (the threads starting, the data moving to the other cache), not for the mode.  A
+// probe's are dropped; the mode in use's leave the kept times as later ones come in, since it
+// runs at least kWarm + kRecent steps in a row (kFirstCycle, kCycle).  The first cycle is
+// kFirstCycle steps; then a cycle is kCycle steps and doubles up to kCycleMax while the mode in
+// use stays the faster, so a steady machine spends about (kWarm + kProbe) / kCycleMax of its
+// steps in the slower mode.  A switch starts again at kCycle, with the
+// probe's times as the new mode's.  The pacing chooses only how many threads play; a
+// learner's results never depend on it.
 #pragma once
 
 #include <array>
@@ -21,11 +26,12 @@ namespace tb::td {
 
 class StepPacer {
  public:
-  static constexpr int kRecent = 64, kProbe = 16;
-  static constexpr std::int64_t kFirstCycle = kRecent + kProbe, kCycle = 512, kCycleMax = 16 * kCycle;
+  static constexpr int kRecent = 64, kProbe = 16, kWarm = 3;
+  static constexpr std::int64_t kProbeSteps = kWarm + kProbe;  // at the end of each cycle
+  static constexpr std::int64_t kFirstCycle = kWarm + kRecent + kProbeSteps, kCycle = 512, kCycleMax = 16 * kCycle;
 
   // The mode of the next step: several threads (true) or one.
-  bool next_parallel() const { return parallel_ != (cycle_ - step_ <= kProbe); }
+  bool next_parallel() const { return parallel_ != (cycle_ - step_ <= kProbeSteps); }
   // The time of the step just run, in next_parallel()'s mode.
   void took(double seconds);
 

@@ -398,9 +398,9 @@ TEST(StepPacer, KeepsParallelWhereItIsFasterAndProbesLittle) {
   const PacedRun r = run_pacer(pacer, 0, 40000, [](std::int64_t, bool p) { return p ? 80e-6 : 128e-6; });
   EXPECT_TRUE(pacer.parallel());
   EXPECT_EQ(pacer.cycle(), StepPacer::kCycleMax);
-  // Cycles of 80, 512, 1024, 2048, 4096 and then 8192 steps end at steps 80, 592, 1616, 3664,
-  // 7760, 15952, 24144 and 32336 of the 40,000: 8 probes of 16 steps, 0.3% of the steps.
-  EXPECT_EQ(r.serial_steps, 8 * StepPacer::kProbe);
+  // Cycles of 86, 512, 1024, 2048, 4096 and then 8192 steps end at steps 86, 598, 1622, 3670,
+  // 7766, 15958, 24150 and 32342 of the 40,000: 8 probes of 19 steps, 0.4% of the steps.
+  EXPECT_EQ(r.serial_steps, 8 * StepPacer::kProbeSteps);
 }
 
 TEST(StepPacer, SwitchesToOneThreadAtTheFirstProbeWhereThatIsFaster) {
@@ -408,7 +408,7 @@ TEST(StepPacer, SwitchesToOneThreadAtTheFirstProbeWhereThatIsFaster) {
   const auto time = [](std::int64_t, bool p) { return p ? 150e-6 : 130e-6; };
   const PacedRun first = run_pacer(pacer, 0, StepPacer::kFirstCycle, time);
   EXPECT_FALSE(pacer.parallel());
-  EXPECT_EQ(first.serial_steps, StepPacer::kProbe);
+  EXPECT_EQ(first.serial_steps, StepPacer::kProbeSteps);
   const PacedRun rest = run_pacer(pacer, StepPacer::kFirstCycle, 20000, time);
   EXPECT_FALSE(pacer.parallel());
   EXPECT_LT(rest.parallel_steps, 20000 / 100);  // probes only
@@ -436,7 +436,34 @@ TEST(StepPacer, AnOccasionalSlowStepMovesNoDecision) {
   const PacedRun r = run_pacer(pacer, 0, 40000, noisy);
   EXPECT_TRUE(pacer.parallel());
   EXPECT_EQ(pacer.cycle(), StepPacer::kCycleMax);
-  EXPECT_EQ(r.serial_steps, 8 * StepPacer::kProbe);
+  EXPECT_EQ(r.serial_steps, 8 * StepPacer::kProbeSteps);
+}
+
+TEST(StepPacer, TheStepsThatPayForAChangeOfModeAreNotCounted) {
+  // One thread is the faster (100 us against 130 us), but the first steps of a run and of each
+  // mode cost 1 ms (threads starting, data moving to another cache).  Counted, they would make
+  // every probe of one thread look slower than the parallel steps.
+  for (const std::int64_t slow_steps : {std::int64_t{1}, std::int64_t{StepPacer::kWarm}}) {
+    StepPacer pacer;
+    bool last = true;
+    std::int64_t run = 0;
+    const auto time = [&](std::int64_t, bool p) {
+      run = p == last ? run + 1 : 1;
+      last = p;
+      return run <= slow_steps ? 1e-3 : p ? 130e-6 : 100e-6;
+    };
+    run_pacer(pacer, 0, StepPacer::kFirstCycle, time);
+    EXPECT_FALSE(pacer.parallel()) << slow_steps;
+    const PacedRun rest = run_pacer(pacer, StepPacer::kFirstCycle, 20000, time);
+    EXPECT_FALSE(pacer.parallel()) << slow_steps;
+    EXPECT_LT(rest.parallel_steps, 20000 / 100) << slow_steps;
+  }
+  // Several threads are the faster; the run's first steps, which start them, cost 3 ms each.
+  StepPacer pacer;
+  const auto starting = [](std::int64_t s, bool p) { return s < StepPacer::kWarm ? 3e-3 : p ? 80e-6 : 100e-6; };
+  run_pacer(pacer, 0, StepPacer::kFirstCycle, starting);
+  EXPECT_TRUE(pacer.parallel());
+  EXPECT_EQ(run_pacer(pacer, StepPacer::kFirstCycle, 40000, starting).serial_steps, 7 * StepPacer::kProbeSteps);
 }
 
 TEST(TdLearner, SameResultForAnyThreadCount) {
