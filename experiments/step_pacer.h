@@ -14,9 +14,9 @@
 // runs at least kWarm + kRecent steps in a row (kFirstCycle, kCycle).  The first cycle is
 // kFirstCycle steps; then a cycle is kCycle steps and doubles up to kCycleMax while the mode in
 // use stays the faster, so a steady machine spends about (kWarm + kProbe) / kCycleMax of its
-// steps in the slower mode.  A switch starts again at kCycle, with the
-// probe's times as the new mode's.  The pacing chooses only how many threads play; a
-// learner's results never depend on it.
+// steps in the slower mode.  A switch starts again at kCycle, with the probe's times as the
+// new mode's.  The pacing chooses only how many threads play; a learner's results never
+// depend on it.
 #pragma once
 
 #include <array>
