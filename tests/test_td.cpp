@@ -421,9 +421,9 @@ TEST(StepPacer, FollowsAMachineWhoseFasterModeChanges) {
   run_pacer(pacer, 0, 30000, fast_then_slow);
   EXPECT_TRUE(pacer.parallel());
   // After the change, the mode follows within one longest cycle and its probe.
-  run_pacer(pacer, 30000, StepPacer::kCycleMax + StepPacer::kProbe, fast_then_slow);
+  run_pacer(pacer, 30000, StepPacer::kCycleMax + StepPacer::kProbeSteps, fast_then_slow);
   EXPECT_FALSE(pacer.parallel());
-  const PacedRun after = run_pacer(pacer, 30000 + StepPacer::kCycleMax + StepPacer::kProbe, 20000, fast_then_slow);
+  const PacedRun after = run_pacer(pacer, 30000 + StepPacer::kCycleMax + StepPacer::kProbeSteps, 20000, fast_then_slow);
   EXPECT_FALSE(pacer.parallel());
   EXPECT_LT(after.parallel_steps, 20000 / 100);
 }
