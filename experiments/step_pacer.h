@@ -10,13 +10,13 @@
 // a parallel step's time is skewed, and the mean is what the run's time is made of).  The
 // first kWarm steps of a run and after every change of mode are not counted: they pay for the
 // change (the threads starting, the data moving to the other cache), not for the mode.  A
-// probe's are dropped; the mode in use's leave the kept times as later ones come in, since it
-// runs at least kWarm + kRecent steps in a row (kFirstCycle, kCycle).  The first cycle is
-// kFirstCycle steps; then a cycle is kCycle steps and doubles up to kCycleMax while the mode in
-// use stays the faster, so a steady machine spends about (kWarm + kProbe) / kCycleMax of its
-// steps in the slower mode.  A switch starts again at kCycle, with the probe's times as the
-// new mode's.  The pacing chooses only how many threads play; a learner's results never
-// depend on it.
+// probe skips its first kWarm steps; the mode in use needs no skipping, since it runs at least
+// kWarm + kRecent steps in a row, so its first steps have left the ring when the probe
+// compares.  The first cycle is kFirstCycle steps; then a cycle is kCycle steps and doubles up
+// to kCycleMax while the mode in use stays the faster, so a steady machine spends about
+// (kWarm + kProbe) / kCycleMax of its steps in the slower mode.  A switch starts again at
+// kCycle, with the probe's times as the new mode's.  The pacing chooses only how many threads
+// play; a learner's results never depend on it.
 #pragma once
 
 #include <array>
