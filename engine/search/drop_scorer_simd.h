@@ -35,6 +35,17 @@
 namespace tb {
 namespace {
 
+// The column pass's unroll hint (column_pass).  In a profile-guided build (CMakeLists.txt
+// TETRISBENCH_PGO_PROFILE defines TB_PROFILE_GUIDED) the rare-only passes' files
+// (drop_scorer_rare_*.cpp define TB_RARE_ONLY_FILE) go without it: with their profile clang
+// declines it there, and warns in each such file and at every ThinLTO link.  The full passes
+// keep it (AVX2's two column vectors a board, unrolled).
+#if defined(TB_PROFILE_GUIDED) && defined(TB_RARE_ONLY_FILE)
+#define TB_COLUMN_PASS_UNROLL
+#else
+#define TB_COLUMN_PASS_UNROLL _Pragma("GCC unroll 4")
+#endif
+
 // Column c sits at padded index c + kPad; the indices around the board are walls (all ones).
 constexpr int kPad = 2;
 // Two walls, 16 columns, a 4-wide piece's neighbours and the overrun of a 16-lane chunk.
@@ -464,7 +475,7 @@ class DropPass {
     alignas(64) std::int32_t lane_index[N];
     if constexpr (kFoldHeights)
       for (int l = 0; l < N; ++l) lane_index[l] = l;
-#pragma GCC unroll 4
+    TB_COLUMN_PASS_UNROLL
     for (int j = 1; j < W + kPad + 1; j += N) {
       // lcr: the columns already in registers, three vectors a step (padded indices j - 1..,
       // j.., j + 1..).
