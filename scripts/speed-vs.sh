@@ -19,7 +19,10 @@
 #     --jobs N          parallel build jobs, 1..64 (default 2)
 #     --old-cxx CXX     the C++ compiler that builds REV (default: the current build's,
 #                       CMAKE_CXX_COMPILER of its CMakeCache.txt), so that by default only the
-#                       code differs; the header names both builds' compilers
+#                       code differs; the header names both builds' compilers.  REV is built
+#                       without a profile or ThinLTO, which scripts/common.sh's build has: to
+#                       compare two such builds, give --old-build a build that REV's
+#                       scripts/run.sh made (docs/performance.md "Profile-guided build")
 #     --old-build DIR   developers: use this existing build of REV instead of building one
 #                       (not checked to be REV beyond the commit that tetrisbench --version shows)
 #     -h, --help        this text
@@ -435,7 +438,17 @@ colw=$((pairs * 8 + 1))
 echo "$me: $(date -u '+%Y-%m-%d %H:%M UTC'); host CPU: ${cpu_model:-unknown} ($(nproc --all) logical CPUs; load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?'))"
 echo "CPUs: the runs use ${my_cpus:-unknown}$([ -z "$all_cpus" ] || echo ", ntuple-learn-2t every online CPU ($all_cpus)")"
 # The compiler each binary was built with, as its `tetrisbench info` says (older builds: unknown).
-compiler_of() { "$1" info 2>/dev/null | sed -n 's/^compiler  *\([^,]*\),.*/\1/p' | head -n 1; }
+# With the flags `info` shows, a build made with a profile and ThinLTO (scripts/common.sh) says so.
+compiler_of() {
+  local line
+  line=$("$1" info 2>/dev/null | grep -m 1 '^compiler ' || true)
+  [ -n "$line" ] || return 0
+  local name
+  name=$(sed -n 's/^compiler  *\([^,]*\),.*/\1/p' <<<"$line")
+  case $line in *-fprofile-instr-use=*) name+=", profile-guided" ;; esac
+  case $line in *-flto=thin*) name+=", ThinLTO" ;; esac
+  echo "$name"
+}
 old_compiler=$(compiler_of "$old_bin") new_compiler=$(compiler_of "$new_bin")
 echo "old: $old_label  $old_src (compiler: ${old_compiler:-unknown})"
 echo "new: $new_short (build $build)  $new_src (copied at the start; compiler: ${new_compiler:-unknown})"
