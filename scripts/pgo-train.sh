@@ -2,8 +2,12 @@
 # The training runs of the profile-guided build (scripts/common.sh `tb_build`; docs/performance.md
 # "Profile-guided build"): fixed workloads of an instrumented tetrisbench, one thread each, so
 # that the profile is the same on every run of one machine.  Every kernel this CPU runs is
-# trained (a kernel left out would be laid out as cold code); the reference kernel is not (it
-# is the oracle, never a fast path).  About 10 s on a 2-vCPU AMD EPYC host.
+# trained (a kernel left out would be laid out as cold code; the AVX2 files are compiled
+# without the profile, CMakeLists.txt, but their runs train the code around them); the
+# reference kernel is not (it is the oracle, never a fast path).  A workload the mix
+# underweights can come out slower than a plain build (docs/performance.md: the n-tuple
+# learner at 100,000 pieces), so a new hot path needs a run here.  About 8 s on a 2-vCPU AMD
+# EPYC host.
 #
 #   LLVM_PROFILE_FILE=DIR/%p.profraw scripts/pgo-train.sh BIN
 # BIN: a tetrisbench built with -DTETRISBENCH_PGO_GENERATE=ON.  Exit status: 0, or the first
