@@ -42,7 +42,8 @@ TB_PGO=${TB_PGO:-1}
 # then compiles every file of $TB_BUILD with the new profile.  Prints the profile's path.
 tb_pgo_profile() {
   local dir=$TB_BUILD-pgo stamp raw
-  stamp=$(cd "$TB_ROOT" && find CMakeLists.txt cli engine kernels experiments scripts/pgo-train.sh -name __pycache__ -prune -o \
+  stamp=$(cd "$TB_ROOT" && find CMakeLists.txt cli engine kernels experiments results/CMakeLists.txt results/policies \
+    scripts/pgo-train.sh -name __pycache__ -prune -o \
     -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16)
   local profile=$dir/tetrisbench-$stamp.profdata
   if [ -f "$profile" ]; then
