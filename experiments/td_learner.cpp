@@ -61,12 +61,12 @@ struct TdLearner::Slot {
   // (born, tuple), which puts the parts back in one order (ordered_trace).
   std::vector<std::uint32_t> born;
   std::vector<Update> updates;           // this step's n-tuple updates and game starts, in order
-  std::vector<std::uint32_t> update_index;  // phi of the updates, one after another
-  std::vector<double> update_value;
+  std::vector<std::uint32_t> update_index;  // phi of the updates, one after another (every value is 1)
   std::uint32_t made = 0;  // n-tuple updates numbered so far
   std::vector<Episode> ended;                                   // this step's episodes
   Active next;                                                   // phi of the chosen afterstate
   std::unique_ptr<Searcher> searcher;                           // decides with V (ValueEvaluator)
+  const std::vector<double>* weights = nullptr;  // what its decisions read: w_ or a replica of it
 };
 
 TdLearner::TdLearner(const TdConfig& config, FeatureKernel kernel)
@@ -80,7 +80,6 @@ TdLearner::TdLearner(const TdConfig& config, FeatureKernel kernel)
     for (std::size_t i = 0; i < n; ++i) w_[i] = init.uniform(-config.init_scale, config.init_scale);
   }
   set_merge_ranges(1);  // until step() knows the threads
-  slot_claimed_ = std::vector<std::atomic<bool>>(static_cast<std::size_t>(config.games_per_step));
   const std::uint64_t explore_key = stream_key(config.seed ^ kExploreStream, 0);
   for (int s = 0; s < config.games_per_step; ++s) {
     auto slot = std::make_unique<Slot>();
@@ -96,8 +95,9 @@ TdLearner::~TdLearner() = default;
 // The slot's searcher rates with V over the learner's weights and puts the chosen afterstate's
 // features in s.next.
 void TdLearner::attach_searcher(Slot& s) const {
-  s.searcher = std::make_unique<Searcher>(std::make_unique<ValueEvaluator>(*model_, w_, &s.next), config_.rules,
-                                          kernel_);
+  s.weights = &w_;
+  s.searcher = std::make_unique<Searcher>(std::make_unique<ValueEvaluator>(*model_, s.weights, &s.next),
+                                          config_.rules, kernel_);
 }
 
 void TdLearner::start_game(Slot& s, std::uint64_t game) const {
@@ -124,7 +124,7 @@ void TdLearner::learn(Slot& s, double v_next, double reward, bool terminal) cons
   if (s.placed == 0) return;  // the empty board is not an afterstate
   const Active& prev = s.prev;
   if (terminal) v_next = 0.0;
-  const double delta = reward + config_.gamma * v_next - prev.dot(w_);
+  const double delta = reward + config_.gamma * v_next - prev.dot(*s.weights);
   const double step = !config_.normalized ? config_.alpha : prev.norm2 > 0 ? config_.alpha / prev.norm2 : 0.0;
   const double coef = step * delta;
   const double decay = config_.gamma * config_.lambda;
@@ -135,11 +135,13 @@ void TdLearner::learn(Slot& s, double v_next, double reward, bool terminal) cons
     }
     return;
   }
-  // The n-tuple trace and weights change in the merge, after the step (merge_range).
+  // The n-tuple trace and weights change in the merge, after the step (merge_range).  An
+  // n-tuple phi's values are all 1 (value_model.h), so only its indices are kept.
+  for (const double v : prev.value)
+    if (v != 1.0) throw std::logic_error("td: an n-tuple feature value is not 1");
   s.updates.push_back({coef, static_cast<std::uint32_t>(s.update_index.size()),
                        static_cast<std::uint32_t>(prev.index.size()), s.made++});
   s.update_index.insert(s.update_index.end(), prev.index.begin(), prev.index.end());
-  s.update_value.insert(s.update_value.end(), prev.value.begin(), prev.value.end());
 }
 
 // The n-tuple update (the dense one restricted to the nonzero entries): e_i = decay e_i,
@@ -147,16 +149,21 @@ void TdLearner::learn(Slot& s, double v_next, double reward, bool terminal) cons
 // per index, so the trace stays as small as the set of recently active weights.  The trace
 // does not depend on w, so the step replays it here, after the decisions, one part per range
 // of weights: the entries of range r change only range r's weights, and each weight gets its
-// changes in slot order, then update order, however the ranges are cut and run.
-void TdLearner::merge_range(std::size_t r) {
+// changes in slot order, then update order, however the ranges are cut and run.  The replay
+// changes `w` (w_ or a replica of it); with a log, it lists there every weight it may have
+// changed and their values after it.
+void TdLearner::merge_range(std::size_t r, std::vector<double>& w, RangeLog* log) {
   const Range range = ranges_[r];
   const double decay = config_.gamma * config_.lambda;
   bool finite = true;
+  if (log) log->index.clear();
   for (auto& slot : slots_) {
     Slot& s = *slot;
     TracePart& part = s.trace[r];
     std::int32_t* at_slot = s.trace_slot.data();
     std::uint32_t* born = s.born.data();
+    // The weights this slot changes: its entries now and every one the updates make.
+    if (log && !s.updates.empty()) log->index.insert(log->index.end(), part.index.begin(), part.index.begin() + part.size);
     for (const Update& u : s.updates) {
       if (u.count == Update::kNewGame) {
         for (std::size_t i = 0; i < part.size; ++i) at_slot[part.index[i]] = -1;
@@ -173,7 +180,6 @@ void TdLearner::merge_range(std::size_t r) {
       };
       const std::size_t begin = below(range.lo, range.lo_table);
       const std::uint32_t* phi_index = phi + begin;
-      const double* phi_value = s.update_value.data() + u.first + begin;
       const std::size_t added = below(range.hi, range.hi_table) - begin;
       for (std::size_t i = 0; i < added; ++i) __builtin_prefetch(&at_slot[phi_index[i]]);  // read below
       const std::size_t n = part.size;
@@ -200,20 +206,29 @@ void TdLearner::merge_range(std::size_t r) {
         const bool fresh = p < 0;
         const std::size_t pos = fresh ? size : static_cast<std::size_t>(p);
         index[pos] = at;
-        value[pos] = fresh ? phi_value[i] : value[pos] + phi_value[i];
+        value[pos] = fresh ? 1.0 : value[pos] + 1.0;  // phi's values are 1
         born[at] = fresh ? u.number : born[at];
         at_slot[at] = static_cast<std::int32_t>(pos);
         size += fresh;
       }
       part.size = size;
+      if (log) log->index.insert(log->index.end(), index + kept, index + size);  // the new entries
       for (std::size_t i = 0; i < size; ++i) {
         const double dw = u.coef * value[i];
-        w_[index[i]] += dw;
-        finite &= std::isfinite(w_[index[i]]);
+        w[index[i]] += dw;
+        finite &= std::isfinite(w[index[i]]);
       }
     }
   }
   range_finite_[r] = finite;
+  if (log) {
+    log->value.resize(log->index.size());
+    for (std::size_t i = 0; i < log->index.size(); ++i) log->value[i] = w[log->index[i]];
+  }
+}
+
+void TdLearner::take_log(std::vector<double>& w, const RangeLog& log) {
+  for (std::size_t i = 0; i < log.index.size(); ++i) w[log.index[i]] = log.value[i];
 }
 
 void TdLearner::advance(Slot& s) const {
@@ -232,7 +247,7 @@ void TdLearner::advance(Slot& s) const {
     }
     // The evaluator has put the chosen afterstate's features in s.next; V is the sum it rated
     // the afterstate with.  A terminal afterstate is worth 0.
-    const double v_next = d.game_over ? 0.0 : s.next.dot(w_);
+    const double v_next = d.game_over ? 0.0 : s.next.dot(*s.weights);
     learn(s, v_next, d.lines, d.game_over);
     ++s.placed;
     s.lines += d.lines;
@@ -309,7 +324,8 @@ void TdLearner::set_merge_ranges(int count) {
     lo = hi;
   }
   range_finite_.assign(ranges_.size(), 1);
-  range_claimed_ = std::vector<std::atomic<bool>>(ranges_.size());
+  range_claims_ = std::vector<Claim>(ranges_.size());
+  logs_.resize(ranges_.size());
   for (std::size_t k = 0; k < slots_.size(); ++k) set_trace(*slots_[k], traces[k]);
 }
 
@@ -362,50 +378,97 @@ void TdLearner::renumber(Slot& s, const std::vector<TraceEntry>& entries) const 
 
 // The step's parallel work, in one region of the pool (each region costs a hand-over to the
 // pool's threads, and the step would need two), one task per thread:
-//  - play: task t plays its own block of slots (t * S / T ..), then what is left of the other
-//    blocks from their far ends, each slot claimed once.  Which thread plays a slot changes
-//    no result; keeping the same slots on the same thread from step to step keeps their
-//    searcher's blocks and boards in its cache (one task per slot would move them at random);
-//  - wait until every slot is played: a task waits only for slots that other, running tasks
-//    have claimed, so a task that runs alone plays them all and never waits;
-//  - merge (n-tuple): each task replays its own range first, then any range still unclaimed.
+//  - play: task t claims its own block of slots (t * S / T ..) and plays it, then claims and
+//    plays any other block still unclaimed.  Which thread plays a slot changes no result;
+//    keeping the same slots on the same thread from step to step keeps their searcher's
+//    blocks and boards in its cache.  A block is claimed and marked played once, on a cache
+//    line of its own (a locked instruction per slot on a shared line cost a cache-line round
+//    trip each between distant vCPUs);
+//  - wait until every block is played: by then a running task has claimed each, so a task
+//    that runs alone plays them all and never waits;
+//  - merge (n-tuple): each task replays its own range first, then any range still unclaimed;
+//  - wait until every range is replayed, and take the other ranges' logs.
+// The n-tuple weights: the caller's thread decides with w_ and replays into it, every other
+// thread with its replica (replicas_).  A replica that took every log of the last step equals
+// w_; any other is copied from w_ when its thread claims a block (nothing writes w_ while a
+// block is unplayed), and a thread that has a stale replica and plays no block sits the rest
+// of the step out.  Each range is replayed into the copy of the thread that claims it, and its
+// log goes into every other copy in use; w_ takes any log it missed after the region.  So
+// every copy holds w_'s values whenever a decision reads it, and a step's writes stay in the
+// cache of the thread that made them: only the logs cross, read in order.
 void TdLearner::play_and_merge(std::size_t tasks) {
   const std::size_t n = slots_.size(), ranges = dense_ ? 0 : ranges_.size();
   if (tasks <= 1) {
-    for (auto& slot : slots_) advance(*slot);
-    for (std::size_t r = 0; r < ranges; ++r) merge_range(r);
+    for (auto& slot : slots_) {
+      slot->weights = &w_;
+      advance(*slot);
+    }
+    for (std::size_t r = 0; r < ranges; ++r) merge_range(r, w_, nullptr);
     return;
   }
-  for (auto& c : slot_claimed_) c.store(false, std::memory_order_relaxed);
-  for (auto& c : range_claimed_) c.store(false, std::memory_order_relaxed);
-  played_.store(0, std::memory_order_relaxed);
+  const std::int64_t epoch = steps_ + 1, step = steps_;
+  const auto claim = [epoch](Claim& c) {
+    std::int64_t last = c.claimed.load(std::memory_order_relaxed);
+    return last != epoch && c.claimed.compare_exchange_strong(last, epoch, std::memory_order_relaxed);
+  };
+  struct Finished {  // marks a claim done even if its work throws, so that no task waits forever
+    Claim& claim;
+    std::int64_t epoch;
+    ~Finished() { claim.done.store(epoch, std::memory_order_release); }
+  };
+  const auto wait_for = [epoch](const std::vector<Claim>& claims, std::size_t count) {
+    for (std::size_t i = 0; i < count; ++i)
+      for (int spins = 0; claims[i].done.load(std::memory_order_acquire) != epoch; spins = std::min(spins + 1, 1000)) {
+#if defined(__x86_64__)
+        __builtin_ia32_pause();  // lets a hypervisor see the spin and run the thread waited for
+#endif
+        if (spins == 1000) std::this_thread::yield();  // about 20 us: the other thread is not running
+      }
+  };
+  const std::thread::id caller = std::this_thread::get_id();
+  std::atomic<bool> caller_took{false};  // w_ took the logs of the ranges replayed elsewhere
   pool_->for_each(static_cast<std::int64_t>(tasks), [&](std::int64_t t) {
     const std::size_t own = static_cast<std::size_t>(t);
-    const auto play = [&](std::size_t i) {
-      if (slot_claimed_[i].exchange(true, std::memory_order_relaxed)) return;
-      struct Played {  // counted even if advance throws, so that no task waits forever
-        std::atomic<std::size_t>& played;
-        ~Played() { played.fetch_add(1, std::memory_order_release); }
-      } counted{played_};
-      advance(*slots_[i]);
-    };
-    for (std::size_t i = own * n / tasks; i < (own + 1) * n / tasks; ++i) play(i);
-    for (std::size_t k = 1; k < tasks; ++k) {
-      const std::size_t other = (own + k) % tasks;
-      for (std::size_t i = (other + 1) * n / tasks; i-- > other * n / tasks;) play(i);
+    const bool on_caller = dense_ || std::this_thread::get_id() == caller;
+    const int copy = on_caller ? RangeLog::kOwnWeights : IndexPool::thread_index();
+    Replica* replica = on_caller ? nullptr : &replicas_.at(static_cast<std::size_t>(copy));
+    std::vector<double>& w = on_caller ? w_ : replica->w;
+    bool ready = on_caller || replica->fresh == step;  // w holds w_'s values
+    for (std::size_t k = 0; k < tasks; ++k) {
+      const std::size_t b = (own + k) % tasks;
+      if (!claim(block_claims_[b])) continue;
+      Finished finished{block_claims_[b], epoch};
+      if (!ready) {  // nothing writes w_ while a block is unplayed
+        replica->w = w_;
+        replica->fresh = step;
+        ready = true;
+      }
+      for (std::size_t i = b * n / tasks; i < (b + 1) * n / tasks; ++i) {
+        slots_[i]->weights = &w;
+        advance(*slots_[i]);
+      }
     }
-    if (ranges == 0) return;
-    for (int spins = 0; played_.load(std::memory_order_acquire) < n; spins = std::min(spins + 1, 1000)) {
-#if defined(__x86_64__)
-      __builtin_ia32_pause();  // lets a hypervisor see the spin and run the thread waited for
-#endif
-      if (spins == 1000) std::this_thread::yield();  // about 20 us: the other thread is not running
-    }
+    if (ranges == 0 || !ready || (on_caller && caller_took.load(std::memory_order_relaxed))) return;
+    wait_for(block_claims_, tasks);
     for (std::size_t k = 0; k < ranges; ++k) {
       const std::size_t r = (own + k) % ranges;
-      if (!range_claimed_[r].exchange(true, std::memory_order_relaxed)) merge_range(r);
+      if (!claim(range_claims_[r])) continue;
+      Finished finished{range_claims_[r], epoch};
+      logs_[r].copy = copy;
+      merge_range(r, w, &logs_[r]);
+    }
+    wait_for(range_claims_, ranges);
+    for (const RangeLog& log : logs_)
+      if (log.copy != copy) take_log(w, log);
+    if (on_caller) {
+      caller_took.store(true, std::memory_order_relaxed);
+    } else {
+      replica->fresh = step + 1;
     }
   });
+  if (ranges > 0 && !caller_took.load(std::memory_order_relaxed))
+    for (const RangeLog& log : logs_)
+      if (log.copy != RangeLog::kOwnWeights) take_log(w_, log);
 }
 
 std::vector<Episode> TdLearner::step(int threads) {
@@ -413,6 +476,8 @@ std::vector<Episode> TdLearner::step(int threads) {
     pool_ = std::make_unique<IndexPool>(threads);
     pool_threads_ = threads;
     pool_threads_count_ = thread_count(threads);
+    replicas_.assign(static_cast<std::size_t>(pool_threads_count_), {});
+    block_claims_ = std::vector<Claim>(static_cast<std::size_t>(pool_threads_count_));
   }
   // Several threads can be slower than one on a shared virtual machine: the pacer chooses
   // from the steps' times (step_pacer.h).  The results never depend on it.
@@ -438,7 +503,6 @@ std::vector<Episode> TdLearner::step(int threads) {
     for (auto& slot : slots_) {
       slot->updates.clear();
       slot->update_index.clear();
-      slot->update_value.clear();
       if (slot->made >= kRenumberAt) renumber(*slot, ordered_trace(*slot));
     }
   }
@@ -550,6 +614,13 @@ void TdLearner::restore(const Json& j) {
   }
   // Nothing is changed until everything has been read.
   w_ = std::move(w);
+  // The step count may go back: no replica or claim may look current.
+  for (Replica& r : replicas_) r.fresh = -1;
+  for (std::vector<Claim>* claims : {&block_claims_, &range_claims_})
+    for (Claim& c : *claims) {
+      c.claimed.store(0, std::memory_order_relaxed);
+      c.done.store(0, std::memory_order_relaxed);
+    }
   pieces_ = count(j, "pieces");
   lines_ = count(j, "lines");
   episodes_ = count(j, "episodes");

@@ -27,8 +27,11 @@
 // parallel and the result does not depend on the thread count.  The n-tuple traces do not
 // depend on w, so a slot only records its updates (coef and phi) while it plays; after the
 // decisions they are replayed, trace and weights together, by ranges of tables, one range per
-// thread: each weight still gets its changes in slot order, then update order.  With 1 x 1
-// this is plain online TD.  Slot s plays games s, s + B, s + 2B, ... (B = games_per_step);
+// thread: each weight still gets its changes in slot order, then update order.  On several
+// threads each thread but the caller decides with, and replays into, its own copy of the
+// weights, and the copies exchange what each range's replay changed (play_and_merge), so the
+// cache lines a thread writes are not read by another.  With 1 x 1 this is plain online TD.
+// Slot s plays games s, s + B, s + 2B, ... (B = games_per_step);
 // game g's pieces come from PieceStream::make(generator, seed, g).  Initial weights: linear
 // models uniform in [-init_scale, init_scale) from the stream keyed by (seed xor kInitStream,
 // 0) (article 2 starts from small random values); the n-tuple network from 0.  Slot s explores
@@ -137,7 +140,7 @@ class TdLearner {
   // One merge range's part of a slot's n-tuple trace: entries [0, size) of the arrays, in the
   // order they were made.  The arrays only grow (the replay writes every entry it makes room
   // for before reading it), so a replayed update costs no allocation or clearing.
-  struct TracePart {
+  struct alignas(64) TracePart {  // a cache line of its own: each range's thread writes its part
     std::vector<std::uint32_t> index;
     std::vector<double> value;
     std::size_t size = 0;
@@ -158,14 +161,27 @@ class TdLearner {
     std::uint32_t lo, hi;
     int lo_table, hi_table;
   };
+  // A pool thread's own copy of the weights, for the parallel n-tuple steps (play_and_merge).
+  struct alignas(64) Replica {
+    std::vector<double> w;
+    std::int64_t fresh = -1;  // w equals w_ as it was at the start of step `fresh` (steps_ then)
+  };
+  // What one merge range's replay changed, for the other copies of the weights to take.
+  struct alignas(64) RangeLog {
+    static constexpr int kOwnWeights = -1;
+    std::vector<std::uint32_t> index;  // the weights it may have changed (an index may repeat)
+    std::vector<double> value;         // their values after it
+    int copy = kOwnWeights;            // replayed into w_ (kOwnWeights) or replicas_[copy]
+  };
   void set_merge_ranges(int count);
-  void merge_range(std::size_t r);
+  void merge_range(std::size_t r, std::vector<double>& w, RangeLog* log);
   std::vector<TraceEntry> ordered_trace(const Slot& s) const;
   void set_trace(Slot& s, const std::vector<TraceEntry>& entries) const;
   void renumber(Slot& s, const std::vector<TraceEntry>& entries) const;
   void next_game(Slot& s) const;
   void play_and_merge(std::size_t tasks);
   void advance(Slot& s) const;
+  static void take_log(std::vector<double>& w, const RangeLog& log);
   void start_game(Slot& s, std::uint64_t game) const;
   void learn(Slot& s, double v_next, double reward, bool terminal) const;
   void attach_searcher(Slot& s) const;
@@ -179,9 +195,19 @@ class TdLearner {
   std::unique_ptr<IndexPool> pool_;
   int pool_threads_ = -1;        // as asked (0: every core)
   int pool_threads_count_ = 1;   // as run
-  // play_and_merge's claims of this step: slots, merge ranges, and the slots played.
-  std::vector<std::atomic<bool>> slot_claimed_, range_claimed_;
-  std::atomic<std::size_t> played_{0};
+  // play_and_merge's claims of a block of slots or a merge range, each on a cache line of its
+  // own: the epoch (steps_ + 1) of the step that last claimed it and that last finished it.
+  // Nothing is reset between steps.
+  struct alignas(64) Claim {
+    std::atomic<std::int64_t> claimed{0}, done{0};
+  };
+  std::vector<Claim> block_claims_, range_claims_;
+  // Parallel n-tuple steps: every pool thread but step()'s caller decides with, and replays
+  // into, a copy of its own (one per IndexPool::thread_index()), so that no written cache line
+  // of weights moves between the threads; each merge range's changes cross as one sequential
+  // log instead (play_and_merge).
+  std::vector<Replica> replicas_;
+  std::vector<RangeLog> logs_;  // one per merge range
   StepPacer pacer_;  // step(): several threads or one ...
   std::function<bool(std::int64_t)> step_modes_;  // ... unless a test chooses
   // The n-tuple merge's ranges (one per task of play_and_merge) and whether each range's weights

@@ -142,7 +142,7 @@ std::string NTupleModel::name() const { return "ntuple-" + std::string(kNTupleLa
 
 void ValueEvaluator::score(CandidateBlock& block) const {
   model_.prepare(block);
-  model_.values(block, w_, block.score.data(), rated_);
+  model_.values(block, *w_, block.score.data(), rated_);
   for (int k = 0; k < block.count; ++k)
     block.score[k] = block.value(MOVE_LINES, k) + (block.terminal[k] ? 0.0 : block.score[k]);
 }

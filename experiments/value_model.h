@@ -116,20 +116,21 @@ class NTupleModel final : public ValueModel {
 
 // Rates a block for the TD learner's decision through Searcher (engine/search/search.h):
 // q_k = r_k + V(s'_k), and a game-ending placement (a terminal afterstate, value 0) q_k = r_k.
-// Reads `w` at every call, so it follows the learner's weights.  When the searcher has chosen,
+// Reads the weights `*w` points to at every call, so it follows the learner's weights, and the
+// learner may point it at another copy of them between calls.  When the searcher has chosen,
 // the active features of the chosen afterstate go to `*afterstate` (untouched if it is
 // terminal), from what scoring the block kept (the searcher always scores a block before it
 // tells the choice in it).  One per searcher: it keeps that scratch.
 class ValueEvaluator final : public Evaluator {
  public:
-  ValueEvaluator(const ValueModel& model, const std::vector<double>& w, Active* afterstate)
+  ValueEvaluator(const ValueModel& model, const std::vector<double>* const& w, Active* afterstate)
       : model_(model), w_(w), afterstate_(afterstate) {}
   void score(CandidateBlock& block) const override;
   void chosen(const CandidateBlock& block, int k) const override;
 
  private:
   const ValueModel& model_;
-  const std::vector<double>& w_;
+  const std::vector<double>* const& w_;
   Active* afterstate_;
   mutable RatedBlock rated_;  // of the last block scored
 };

@@ -376,6 +376,42 @@ TEST(TdLearner, NTupleStepModesSwitchedAtRandomDoNotChangeResults) {
   }
 }
 
+// Parallel n-tuple steps decide with per-thread replicas of the weights and claim work by step
+// number (TdLearner::play_and_merge); a restore replaces the weights and may set the step count
+// back or to the count the learner is at.  A learner that ran parallel steps, then
+// restores another run's state, must continue exactly as a fresh one-thread learner restored
+// from the same state: a replica still marked current, or a claim of an old step, would not.
+TEST(TdLearner, NTupleParallelStepsAfterARestoreMatchOneThread) {
+  TdConfig config = small_config("ntuple", 0.7, 0.1);
+  config.games_per_step = 4;
+  config.pieces_per_step = 60;  // long enough steps that both threads play
+  TdConfig other = config;
+  other.alpha = 0.05;  // another run: other weights at the same step count
+  TdLearner runner(config, best_kernel().kernel), source(other, best_kernel().kernel);
+  runner.set_step_modes([](std::int64_t) { return true; });
+  for (int s = 0; s < 20; ++s) runner.step(2);
+  std::vector<nlohmann::json> states;
+  for (int s = 1; s <= 40; ++s) {
+    source.step(1);
+    if (s == 19 || s == 40) states.push_back(source.state());
+  }
+  // Step 19 (so that the next step's number is the last one the runner ran), run to step 40;
+  // then step 40, the runner's own step count, run to step 60.
+  for (const nlohmann::json& state : states) {
+    TdLearner one(config, best_kernel().kernel);
+    one.restore(state);
+    runner.restore(state);
+    ASSERT_EQ(runner.weights(), one.weights());
+    const std::int64_t from = state.at("steps").get<std::int64_t>();
+    for (std::int64_t s = from; s < (from < 40 ? 40 : 60); ++s) {
+      one.step(1);
+      runner.step(2);
+    }
+    EXPECT_EQ(runner.weights(), one.weights()) << from;
+    EXPECT_EQ(runner.state(), one.state()) << from;
+  }
+}
+
 // The pacer of TdLearner::step on synthetic step times: it keeps the faster mode, spends few
 // steps probing the other, follows a machine whose faster mode changes, and a step slowed now
 // and then (the host's noise) moves no decision.

@@ -78,6 +78,8 @@ void IndexPool::for_each(std::int64_t n, const std::function<void(std::int64_t)>
   });
 }
 
+int IndexPool::thread_index() { return std::max(0, tbb::this_task_arena::current_thread_index()); }
+
 namespace {
 GameDistributor* distributor = nullptr;
 }  // namespace

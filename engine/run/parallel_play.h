@@ -31,6 +31,9 @@ class IndexPool {
   explicit IndexPool(int threads);
   ~IndexPool();
   void for_each(std::int64_t n, const std::function<void(std::int64_t)>& fn);
+  // Inside fn: the calling thread's place in the pool, in [0, threads); no two threads running
+  // tasks of one for_each share it.  A place may pass to another thread between calls.
+  static int thread_index();
 
  private:
   struct Arena;
