@@ -80,6 +80,7 @@ TdLearner::TdLearner(const TdConfig& config, FeatureKernel kernel)
     for (std::size_t i = 0; i < n; ++i) w_[i] = init.uniform(-config.init_scale, config.init_scale);
   }
   set_merge_ranges(1);  // until step() knows the threads
+  slot_claims_ = std::vector<Claim>(static_cast<std::size_t>(config.games_per_step));
   const std::uint64_t explore_key = stream_key(config.seed ^ kExploreStream, 0);
   for (int s = 0; s < config.games_per_step; ++s) {
     auto slot = std::make_unique<Slot>();
@@ -378,21 +379,21 @@ void TdLearner::renumber(Slot& s, const std::vector<TraceEntry>& entries) const 
 
 // The step's parallel work, in one region of the pool (each region costs a hand-over to the
 // pool's threads, and the step would need two), one task per thread:
-//  - play: task t claims its own block of slots (t * S / T ..) and plays it, then claims and
-//    plays any other block still unclaimed.  Which thread plays a slot changes no result;
-//    keeping the same slots on the same thread from step to step keeps their searcher's
-//    blocks and boards in its cache.  A block is claimed and marked played once, on a cache
-//    line of its own (a locked instruction per slot on a shared line cost a cache-line round
-//    trip each between distant vCPUs);
-//  - wait until every block is played: by then a running task has claimed each, so a task
+//  - play: task t plays its own block of slots (t * S / T ..), then what is left of the other
+//    blocks from their far ends, each slot claimed once.  Which thread plays a slot changes
+//    no result; keeping the same slots on the same thread from step to step keeps their
+//    searcher's blocks and boards in its cache (one task per slot would move them at random),
+//    and taking what is left balances a vCPU that the host slows down for a while.  Each
+//    slot's claim is on a cache line of its own, so the owner's claims stay in its cache;
+//  - wait until every slot is played: by then a running task has claimed each, so a task
 //    that runs alone plays them all and never waits;
 //  - merge (n-tuple): each task replays its own range first, then any range still unclaimed;
 //  - wait until every range is replayed, and take the other ranges' logs.
 // The n-tuple weights: the caller's thread decides with w_ and replays into it, every other
 // thread with its replica (replicas_).  A replica that took every log of the last step equals
-// w_; any other is copied from w_ when its thread claims a block (nothing writes w_ while a
-// block is unplayed), and a thread that has a stale replica and plays no block sits the rest
-// of the step out.  Each range is replayed into the copy of the thread that claims it, and its
+// w_; any other is copied from w_ when its thread claims a slot (nothing writes w_ while a
+// slot is unplayed), and a thread that has a stale replica and plays no slot sits the rest of
+// the step out.  Each range is replayed into the copy of the thread that claims it, and its
 // log goes into every other copy in use; w_ takes any log it missed after the region.  So
 // every copy holds w_'s values whenever a decision reads it, and a step's writes stay in the
 // cache of the thread that made them: only the logs cross, read in order.
@@ -434,22 +435,24 @@ void TdLearner::play_and_merge(std::size_t tasks) {
     Replica* replica = on_caller ? nullptr : &replicas_.at(static_cast<std::size_t>(copy));
     std::vector<double>& w = on_caller ? w_ : replica->w;
     bool ready = on_caller || replica->fresh == step;  // w holds w_'s values
-    for (std::size_t k = 0; k < tasks; ++k) {
-      const std::size_t b = (own + k) % tasks;
-      if (!claim(block_claims_[b])) continue;
-      Finished finished{block_claims_[b], epoch};
-      if (!ready) {  // nothing writes w_ while a block is unplayed
+    const auto play = [&](std::size_t i) {
+      if (!claim(slot_claims_[i])) return;
+      Finished finished{slot_claims_[i], epoch};
+      if (!ready) {  // nothing writes w_ while a slot is unplayed
         replica->w = w_;
         replica->fresh = step;
         ready = true;
       }
-      for (std::size_t i = b * n / tasks; i < (b + 1) * n / tasks; ++i) {
-        slots_[i]->weights = &w;
-        advance(*slots_[i]);
-      }
+      slots_[i]->weights = &w;
+      advance(*slots_[i]);
+    };
+    for (std::size_t i = own * n / tasks; i < (own + 1) * n / tasks; ++i) play(i);
+    for (std::size_t k = 1; k < tasks; ++k) {
+      const std::size_t other = (own + k) % tasks;
+      for (std::size_t i = (other + 1) * n / tasks; i-- > other * n / tasks;) play(i);
     }
     if (ranges == 0 || !ready || (on_caller && caller_took.load(std::memory_order_relaxed))) return;
-    wait_for(block_claims_, tasks);
+    wait_for(slot_claims_, n);
     for (std::size_t k = 0; k < ranges; ++k) {
       const std::size_t r = (own + k) % ranges;
       if (!claim(range_claims_[r])) continue;
@@ -477,7 +480,6 @@ std::vector<Episode> TdLearner::step(int threads) {
     pool_threads_ = threads;
     pool_threads_count_ = thread_count(threads);
     replicas_.assign(static_cast<std::size_t>(pool_threads_count_), {});
-    block_claims_ = std::vector<Claim>(static_cast<std::size_t>(pool_threads_count_));
   }
   // Several threads can be slower than one on a shared virtual machine: the pacer chooses
   // from the steps' times (step_pacer.h).  The results never depend on it.
@@ -616,7 +618,7 @@ void TdLearner::restore(const Json& j) {
   w_ = std::move(w);
   // The step count may go back: no replica or claim may look current.
   for (Replica& r : replicas_) r.fresh = -1;
-  for (std::vector<Claim>* claims : {&block_claims_, &range_claims_})
+  for (std::vector<Claim>* claims : {&slot_claims_, &range_claims_})
     for (Claim& c : *claims) {
       c.claimed.store(0, std::memory_order_relaxed);
       c.done.store(0, std::memory_order_relaxed);

@@ -195,13 +195,13 @@ class TdLearner {
   std::unique_ptr<IndexPool> pool_;
   int pool_threads_ = -1;        // as asked (0: every core)
   int pool_threads_count_ = 1;   // as run
-  // play_and_merge's claims of a block of slots or a merge range, each on a cache line of its
-  // own: the epoch (steps_ + 1) of the step that last claimed it and that last finished it.
+  // play_and_merge's claims of a slot or a merge range, each on a cache line of its own: the
+  // epoch (steps_ + 1) of the step that last claimed it and of the one that last finished it.
   // Nothing is reset between steps.
   struct alignas(64) Claim {
     std::atomic<std::int64_t> claimed{0}, done{0};
   };
-  std::vector<Claim> block_claims_, range_claims_;
+  std::vector<Claim> slot_claims_, range_claims_;
   // Parallel n-tuple steps: every pool thread but step()'s caller decides with, and replays
   // into, a copy of its own (one per IndexPool::thread_index()), so that no written cache line
   // of weights moves between the threads; each merge range's changes cross as one sequential
