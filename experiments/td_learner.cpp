@@ -5,9 +5,14 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstring>
+#include <type_traits>
 #include <limits>
 #include <stdexcept>
 #include <thread>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 #include "checked_number.h"
 #include "json_fields.h"
@@ -60,14 +65,63 @@ struct TdLearner::Slot {
   // (n) the number of the update that made an index's entry: the trace lists its entries by
   // (born, tuple), which puts the parts back in one order (ordered_trace).
   std::vector<std::uint32_t> born;
-  std::vector<Update> updates;           // this step's n-tuple updates and game starts, in order
-  std::vector<std::uint32_t> update_index;  // phi of the updates, one after another (every value is 1)
+  // This step's n-tuple updates and game starts, in order (the first update_count), and phi of
+  // the updates, one after another (the first phi_count; every value is 1).  The buffers only
+  // grow; add_update writes them.
+  std::vector<Update> updates;
+  std::vector<std::uint32_t> update_index;
+  std::size_t update_count = 0, phi_count = 0;
   std::uint32_t made = 0;  // n-tuple updates numbered so far
   std::vector<Episode> ended;                                   // this step's episodes
   Active next;                                                   // phi of the chosen afterstate
   std::unique_ptr<Searcher> searcher;                           // decides with V (ValueEvaluator)
   const std::vector<double>* weights = nullptr;  // what its decisions read: w_ or a replica of it
 };
+
+namespace {
+
+// Copies `count` objects of 4-byte words; with `stream`, past the caches (non-temporal stores,
+// where the CPU has them), so that the copy takes no cache line from another core's cache.
+template <typename T>
+void copy_words(T* dst, const T* src, std::size_t count, bool stream) {
+  static_assert(std::is_trivially_copyable_v<T> && sizeof(T) % 4 == 0);
+  if (count == 0) return;
+#if defined(__x86_64__)
+  if (stream) {
+    std::uint32_t words[sizeof(T) / 4];
+    for (std::size_t k = 0; k < count; ++k) {
+      std::memcpy(words, src + k, sizeof(T));
+      int* out = reinterpret_cast<int*>(dst + k);
+      for (std::size_t i = 0; i < sizeof(T) / 4; ++i) _mm_stream_si32(out + i, static_cast<int>(words[i]));
+    }
+    return;
+  }
+#endif
+  (void)stream;
+  std::memcpy(dst, src, count * sizeof(T));
+}
+
+// Makes the streamed stores of this thread visible to a thread that acquires what it releases next.
+void publish_streamed() {
+#if defined(__x86_64__)
+  _mm_sfence();
+#endif
+}
+
+}  // namespace
+
+// Appends an update (and its phi, `count` indices) to the slot's buffers.  In a parallel step
+// the thread that replays another range reads them; plain stores would then have to win each
+// cache line back from that thread's cache next step (a round trip each, about 0.5 us between
+// distant vCPUs), so they are streamed past the caches (TdLearner::stream_updates_).
+void TdLearner::add_update(Slot& s, const Update& u, const std::uint32_t* phi, std::size_t count) const {
+  if (s.updates.size() < s.update_count + 1) s.updates.resize(std::max<std::size_t>(64, 2 * s.updates.size()));
+  if (s.update_index.size() < s.phi_count + count)
+    s.update_index.resize(std::max<std::size_t>(1024, 2 * (s.phi_count + count)));
+  copy_words(s.updates.data() + s.update_count++, &u, 1, stream_updates_);
+  copy_words(s.update_index.data() + s.phi_count, phi, count, stream_updates_);
+  s.phi_count += count;
+}
 
 TdLearner::TdLearner(const TdConfig& config, FeatureKernel kernel)
     : config_(config), kernel_(kernel), model_(make_value_model(config.model, config.rules.geometry, kernel)) {
@@ -118,7 +172,7 @@ void TdLearner::start_game(Slot& s, std::uint64_t game) const {
 // The slot's next game, in a step: the n-tuple trace empties at this point of the replay.
 void TdLearner::next_game(Slot& s) const {
   start_game(s, s.game + slots_.size());
-  if (!dense_) s.updates.push_back({0.0, 0, Update::kNewGame, 0});
+  if (!dense_) add_update(s, {0.0, 0, Update::kNewGame, 0}, nullptr, 0);
 }
 
 void TdLearner::learn(Slot& s, double v_next, double reward, bool terminal) const {
@@ -140,9 +194,8 @@ void TdLearner::learn(Slot& s, double v_next, double reward, bool terminal) cons
   // n-tuple phi's values are all 1 (value_model.h), so only its indices are kept.
   for (const double v : prev.value)
     if (v != 1.0) throw std::logic_error("td: an n-tuple feature value is not 1");
-  s.updates.push_back({coef, static_cast<std::uint32_t>(s.update_index.size()),
-                       static_cast<std::uint32_t>(prev.index.size()), s.made++});
-  s.update_index.insert(s.update_index.end(), prev.index.begin(), prev.index.end());
+  add_update(s, {coef, static_cast<std::uint32_t>(s.phi_count), static_cast<std::uint32_t>(prev.index.size()), s.made++},
+             prev.index.data(), prev.index.size());
 }
 
 // The n-tuple update (the dense one restricted to the nonzero entries): e_i = decay e_i,
@@ -164,8 +217,9 @@ void TdLearner::merge_range(std::size_t r, std::vector<double>& w, RangeLog* log
     std::int32_t* at_slot = s.trace_slot.data();
     std::uint32_t* born = s.born.data();
     // The weights this slot changes: its entries now and every one the updates make.
-    if (log && !s.updates.empty()) log->index.insert(log->index.end(), part.index.begin(), part.index.begin() + part.size);
-    for (const Update& u : s.updates) {
+    if (log && s.update_count > 0) log->index.insert(log->index.end(), part.index.begin(), part.index.begin() + part.size);
+    for (std::size_t k = 0; k < s.update_count; ++k) {
+      const Update& u = s.updates[k];
       if (u.count == Update::kNewGame) {
         for (std::size_t i = 0; i < part.size; ++i) at_slot[part.index[i]] = -1;
         part.size = 0;
@@ -407,6 +461,11 @@ void TdLearner::play_and_merge(std::size_t tasks) {
     for (std::size_t r = 0; r < ranges; ++r) merge_range(r, w_, nullptr);
     return;
   }
+  stream_updates_ = true;
+  struct Unstream {  // the serial steps' replay reads the updates from this thread's cache
+    bool& stream;
+    ~Unstream() { stream = false; }
+  } unstream{stream_updates_};
   const std::int64_t epoch = steps_ + 1, step = steps_;
   const auto claim = [epoch](Claim& c) {
     std::int64_t last = c.claimed.load(std::memory_order_relaxed);
@@ -445,6 +504,7 @@ void TdLearner::play_and_merge(std::size_t tasks) {
       }
       slots_[i]->weights = &w;
       advance(*slots_[i]);
+      publish_streamed();  // before `finished` releases the slot's updates
     };
     for (std::size_t i = own * n / tasks; i < (own + 1) * n / tasks; ++i) play(i);
     for (std::size_t k = 1; k < tasks; ++k) {
@@ -503,8 +563,7 @@ std::vector<Episode> TdLearner::step(int threads) {
   }
   if (!dense_) {
     for (auto& slot : slots_) {
-      slot->updates.clear();
-      slot->update_index.clear();
+      slot->update_count = slot->phi_count = 0;
       if (slot->made >= kRenumberAt) renumber(*slot, ordered_trace(*slot));
     }
   }

@@ -181,6 +181,7 @@ class TdLearner {
   void next_game(Slot& s) const;
   void play_and_merge(std::size_t tasks);
   void advance(Slot& s) const;
+  void add_update(Slot& s, const Update& u, const std::uint32_t* phi, std::size_t count) const;
   static void take_log(std::vector<double>& w, const RangeLog& log);
   void start_game(Slot& s, std::uint64_t game) const;
   void learn(Slot& s, double v_next, double reward, bool terminal) const;
@@ -208,6 +209,7 @@ class TdLearner {
   // log instead (play_and_merge).
   std::vector<Replica> replicas_;
   std::vector<RangeLog> logs_;  // one per merge range
+  bool stream_updates_ = false;  // in a parallel step: add_update streams past the caches
   StepPacer pacer_;  // step(): several threads or one ...
   std::function<bool(std::int64_t)> step_modes_;  // ... unless a test chooses
   // The n-tuple merge's ranges (one per task of play_and_merge) and whether each range's weights
