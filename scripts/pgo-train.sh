@@ -1,11 +1,7 @@
 #!/usr/bin/env bash
 # The training runs of the profile-guided build (scripts/common.sh `tb_build`; docs/performance.md
 # "Profile-guided build"): fixed workloads of an instrumented tetrisbench, one thread each, so
-# that the profile is the same on every run of one machine, but for one 2-thread n-tuple run:
-# the learner's parallel steps are code of their own (without it they are laid out as cold,
-# and ran about 5% slower than a plain build), and how many of its steps run in parallel, and
-# which thread plays which slot, follows the machine's timing, so its counts vary a little
-# from run to run.  Every kernel this CPU runs is
+# that the profile is the same on every run of one machine.  Every kernel this CPU runs is
 # trained (a kernel left out would be laid out as cold code; the AVX2 files are compiled
 # without the profile, CMakeLists.txt, but their runs train the code around them); the
 # reference kernel is not (it is the oracle, never a fast path).  A workload the mix
@@ -42,5 +38,4 @@ run play --policy bcts --rules guideline --lookahead 1 "${one[@]}" --max-pieces 
 run play --policy lee --rules lee "${one[@]}" --max-pieces 200
 run play --policy bcts --board 10x10 --games 100 --threads 1 --seed 1
 run learn --learner ntuple --pieces 1000000 --seed 1 --eval-games 0 --threads 1 --out "$work/ntuple.json"
-run learn --learner ntuple --pieces 500000 --seed 1 --eval-games 0 --threads 2 --out "$work/ntuple2.json"
 run learn --learner tdlambda --pieces 200000 --seed 1 --eval-games 0 --threads 1 --out "$work/td.json"
