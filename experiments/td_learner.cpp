@@ -6,10 +6,10 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
-#include <type_traits>
 #include <limits>
 #include <stdexcept>
 #include <thread>
+#include <type_traits>
 #if defined(__x86_64__)
 #include <immintrin.h>
 #endif
@@ -194,8 +194,9 @@ void TdLearner::learn(Slot& s, double v_next, double reward, bool terminal) cons
   // n-tuple phi's values are all 1 (value_model.h), so only its indices are kept.
   for (const double v : prev.value)
     if (v != 1.0) throw std::logic_error("td: an n-tuple feature value is not 1");
-  add_update(s, {coef, static_cast<std::uint32_t>(s.phi_count), static_cast<std::uint32_t>(prev.index.size()), s.made++},
-             prev.index.data(), prev.index.size());
+  const auto count = static_cast<std::uint32_t>(prev.index.size());
+  const Update u{coef, static_cast<std::uint32_t>(s.phi_count), count, s.made++};
+  add_update(s, u, prev.index.data(), prev.index.size());
 }
 
 // The n-tuple update (the dense one restricted to the nonzero entries): e_i = decay e_i,
@@ -217,7 +218,8 @@ void TdLearner::merge_range(std::size_t r, std::vector<double>& w, RangeLog* log
     std::int32_t* at_slot = s.trace_slot.data();
     std::uint32_t* born = s.born.data();
     // The weights this slot changes: its entries now and every one the updates make.
-    if (log && s.update_count > 0) log->index.insert(log->index.end(), part.index.begin(), part.index.begin() + part.size);
+    if (log && s.update_count > 0)
+      log->index.insert(log->index.end(), part.index.begin(), part.index.begin() + part.size);
     for (std::size_t k = 0; k < s.update_count; ++k) {
       const Update& u = s.updates[k];
       if (u.count == Update::kNewGame) {
