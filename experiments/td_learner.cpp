@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <cassert>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -191,9 +192,8 @@ void TdLearner::learn(Slot& s, double v_next, double reward, bool terminal) cons
     return;
   }
   // The n-tuple trace and weights change in the merge, after the step (merge_range).  An
-  // n-tuple phi's values are all 1 (value_model.h), so only its indices are kept.
-  for (const double v : prev.value)
-    if (v != 1.0) throw std::logic_error("td: an n-tuple feature value is not 1");
+  // n-tuple phi's values are all 1 (NTupleModel), so only its indices are kept.
+  assert(std::all_of(prev.value.begin(), prev.value.end(), [](double v) { return v == 1.0; }));
   const auto count = static_cast<std::uint32_t>(prev.index.size());
   const Update u{coef, static_cast<std::uint32_t>(s.phi_count), count, s.made++};
   add_update(s, u, prev.index.data(), prev.index.size());
