@@ -392,10 +392,12 @@ void TdLearner::set_merge_ranges(int count) {
     };
     double total = 0;
     for (const std::uint32_t index : indices) total += weight(index);
-    double upto = 0;
+    double upto = 0, goal = 0;
     std::size_t i = 0;
     for (int r = 1; r < count; ++r) {
-      while (i < indices.size() && upto + weight(indices[i]) / 2 < total * r / count) upto += weight(indices[i++]);
+      goal += static_cast<int>(range_shares_.size()) == count ? range_shares_[static_cast<std::size_t>(r - 1)]
+                                                              : 1.0 / count;
+      while (i < indices.size() && upto + weight(indices[i]) / 2 < total * goal) upto += weight(indices[i++]);
       cuts.push_back(i < indices.size() ? indices[i] : size);
     }
   }
@@ -408,9 +410,37 @@ void TdLearner::set_merge_ranges(int count) {
     lo = hi;
   }
   range_finite_.assign(ranges_.size(), 1);
+  // The shares outlast the serial steps (one range) between parallel ones.
+  if (count > 1 && range_shares_.size() != ranges_.size())
+    range_shares_.assign(ranges_.size(), 1.0 / static_cast<double>(count));
   range_claims_ = std::vector<Claim>(ranges_.size());
   logs_.resize(ranges_.size());
+  for (RangeLog& log : logs_) log.seconds = 0;
   for (std::size_t k = 0; k < slots_.size(); ++k) set_trace(*slots_[k], traces[k]);
+}
+
+// Moves the ranges' shares towards the speeds measured since the last cut: task t replays
+// range t first, so range t mostly runs on the same thread, and a thread on a vCPU that the
+// host slows down gets a smaller range.  A range's speed is its share over its replay time;
+// the new share is halfway from the old to the speeds' proportion, and no range gets less
+// than half of an even share.  Only where the ranges are cut changes, never a result.
+void TdLearner::share_ranges() {
+  const std::size_t count = range_shares_.size();
+  if (count != ranges_.size()) return;
+  std::vector<double> speed(count);
+  double total = 0;
+  for (std::size_t r = 0; r < count; ++r) {
+    if (!(logs_[r].seconds > 0)) return;  // a range that never ran here: no measure
+    speed[r] = range_shares_[r] / logs_[r].seconds;
+    total += speed[r];
+  }
+  const double least = 0.5 / static_cast<double>(count);
+  double sum = 0;
+  for (std::size_t r = 0; r < count; ++r) {
+    range_shares_[r] = std::max(least, 0.5 * range_shares_[r] + 0.5 * speed[r] / total);
+    sum += range_shares_[r];
+  }
+  for (double& share : range_shares_) share /= sum;
 }
 
 // The trace in the order its entries were made: the parts merged by (born, tuple), since an
@@ -551,7 +581,9 @@ void TdLearner::play_and_merge(std::size_t tasks) {
       if (!claim(range_claims_[r])) continue;
       Finished finished{range_claims_[r], epoch};
       logs_[r].copy = copy;
+      const auto start = std::chrono::steady_clock::now();
       merge_range(r, w, &logs_[r]);
+      logs_[r].seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     }
     wait_for(range_claims_, ranges);
     for (const RangeLog& log : logs_)
@@ -585,6 +617,7 @@ std::vector<Episode> TdLearner::step(int threads) {
   if (!dense_ && ranges_.size() != tasks) {
     set_merge_ranges(static_cast<int>(tasks));
   } else if (ranges_.size() > 1 && steps_ % kRebalanceSteps == 0) {
+    share_ranges();
     set_merge_ranges(static_cast<int>(ranges_.size()));  // the traces have grown since
   }
   if (most <= 1 || step_modes_) {

@@ -172,8 +172,10 @@ class TdLearner {
     std::vector<std::uint32_t> index;  // the weights it may have changed (an index may repeat)
     std::vector<double> value;         // their values after it
     int copy = kOwnWeights;            // replayed into w_ (kOwnWeights) or replicas_[copy]
+    double seconds = 0;                // the range's replays since it was cut (set_merge_ranges)
   };
   void set_merge_ranges(int count);
+  void share_ranges();
   void merge_range(std::size_t r, std::vector<double>& w, RangeLog* log);
   std::vector<TraceEntry> ordered_trace(const Slot& s) const;
   void set_trace(Slot& s, const std::vector<TraceEntry>& entries) const;
@@ -216,6 +218,9 @@ class TdLearner {
   // stayed finite in the last step.
   std::vector<Range> ranges_;
   std::vector<char> range_finite_;
+  // Each range's part of the replay's estimated cost (sum 1): where one thread replays more
+  // slowly than another (a vCPU that the host slows), its range gets less (share_ranges).
+  std::vector<double> range_shares_;
   std::int64_t pieces_ = 0, lines_ = 0, episodes_ = 0, steps_ = 0;
 };
 
