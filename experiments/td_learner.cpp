@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <numeric>
 #include <stdexcept>
 #include <thread>
 #include <type_traits>
@@ -32,6 +33,44 @@ double td_step(Eigen::VectorXd& w, Eigen::VectorXd& e, const Eigen::VectorXd& ph
   e = (gamma * lambda) * e + phi_t;
   w += (alpha * delta) * e;
   return delta;
+}
+
+std::vector<double> next_range_shares(const std::vector<double>& shares, const std::vector<double>& seconds) {
+  const std::size_t count = shares.size();
+  if (seconds.size() != count || count == 0) return shares;
+  std::vector<double> speed(count), next(count);
+  double total = 0;
+  for (std::size_t r = 0; r < count; ++r) {
+    if (!(seconds[r] > 0) || !std::isfinite(seconds[r])) return shares;
+    speed[r] = shares[r] / seconds[r];
+    total += speed[r];
+  }
+  for (std::size_t r = 0; r < count; ++r) next[r] = 0.5 * shares[r] + 0.5 * speed[r] / total;
+  // Raise the shares below the floor to it, and scale the others down to make room, until none
+  // is below (each pass fixes one share at least).
+  const double least = 0.5 / static_cast<double>(count);
+  std::vector<char> floored(count, 0);
+  for (bool changed = true; changed;) {
+    changed = false;
+    double rest = 1, free = 0;  // what the shares not floored must sum to, and what they sum to
+    for (std::size_t r = 0; r < count; ++r) {
+      if (floored[r]) {
+        rest -= least;
+      } else {
+        free += next[r];
+      }
+    }
+    for (std::size_t r = 0; r < count; ++r) {
+      if (floored[r]) continue;
+      next[r] *= rest / free;
+      if (next[r] < least) {
+        next[r] = least;
+        floored[r] = 1;
+        changed = true;
+      }
+    }
+  }
+  return next;
 }
 
 void check_config(const TdConfig& c) {
@@ -411,7 +450,7 @@ void TdLearner::set_merge_ranges(int count) {
   }
   range_finite_.assign(ranges_.size(), 1);
   // The shares outlast the serial steps (one range) between parallel ones.
-  if (count > 1 && range_shares_.size() != ranges_.size())
+  if (count > 1 && range_shares_.size() != ranges_.size() && !fixed_shares_)
     range_shares_.assign(ranges_.size(), 1.0 / static_cast<double>(count));
   range_claims_ = std::vector<Claim>(ranges_.size());
   logs_.resize(ranges_.size());
@@ -419,28 +458,23 @@ void TdLearner::set_merge_ranges(int count) {
   for (std::size_t k = 0; k < slots_.size(); ++k) set_trace(*slots_[k], traces[k]);
 }
 
-// Moves the ranges' shares towards the speeds measured since the last cut: task t replays
+// At a re-cut, the shares follow the replay speeds measured since the last one: task t replays
 // range t first, so range t mostly runs on the same thread, and a thread on a vCPU that the
-// host slows down gets a smaller range.  A range's speed is its share over its replay time;
-// the new share is halfway from the old to the speeds' proportion, and no range gets less
-// than half of an even share.  Only where the ranges are cut changes, never a result.
+// host slows down gets a smaller range.  Only where the ranges are cut changes, never a result.
 void TdLearner::share_ranges() {
-  const std::size_t count = range_shares_.size();
-  if (count != ranges_.size()) return;
-  std::vector<double> speed(count);
-  double total = 0;
-  for (std::size_t r = 0; r < count; ++r) {
-    if (!(logs_[r].seconds > 0)) return;  // a range that never ran here: no measure
-    speed[r] = range_shares_[r] / logs_[r].seconds;
-    total += speed[r];
-  }
-  const double least = 0.5 / static_cast<double>(count);
-  double sum = 0;
-  for (std::size_t r = 0; r < count; ++r) {
-    range_shares_[r] = std::max(least, 0.5 * range_shares_[r] + 0.5 * speed[r] / total);
-    sum += range_shares_[r];
-  }
-  for (double& share : range_shares_) share /= sum;
+  if (fixed_shares_ || range_shares_.size() != ranges_.size()) return;
+  std::vector<double> seconds;
+  for (const RangeLog& log : logs_) seconds.push_back(log.seconds);
+  range_shares_ = next_range_shares(range_shares_, seconds);
+}
+
+void TdLearner::set_range_shares(std::vector<double> shares) {
+  if (shares.size() < 2 || !std::all_of(shares.begin(), shares.end(), [](double x) { return x > 0 && std::isfinite(x); }))
+    throw InputError("set_range_shares: two or more positive shares");
+  const double sum = std::accumulate(shares.begin(), shares.end(), 0.0);
+  for (double& share : shares) share /= sum;
+  range_shares_ = std::move(shares);
+  fixed_shares_ = true;
 }
 
 // The trace in the order its entries were made: the parts merged by (born, tuple), since an

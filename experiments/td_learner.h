@@ -86,6 +86,12 @@ void check_config(const TdConfig& c);
 double td_step(Eigen::VectorXd& w, Eigen::VectorXd& e, const Eigen::VectorXd& phi_t, double reward,
                const Eigen::VectorXd* phi_next, double alpha, double gamma, double lambda);
 
+// The parallel n-tuple merge's next shares of the replay (one per range, sum 1), from the
+// current ones and each range's replay time since they were set: a range's speed is its share
+// over its time, and each share moves halfway towards the speeds' proportion, none below half
+// of an even share.  The shares unchanged if a time is not positive (a range not measured).
+std::vector<double> next_range_shares(const std::vector<double>& shares, const std::vector<double>& seconds);
+
 struct Episode {
   std::uint64_t game = 0;
   std::int64_t lines = 0;
@@ -117,6 +123,10 @@ class TdLearner {
   // Tests: choose each step's mode (several threads or one) by `parallel(step number)` instead
   // of by the pacer, so that a test can switch modes at will; an empty function restores it.
   void set_step_modes(std::function<bool(std::int64_t)> parallel) { step_modes_ = std::move(parallel); }
+  // Tests: cut the merge ranges of parallel steps with `count` tasks by these shares of the
+  // estimated replay cost (positive, one per range), and keep them, instead of the shares
+  // measured from the replays' times.
+  void set_range_shares(std::vector<double> shares);
 
   // Everything needed to continue bit-identically between steps: weights (as exact
   // doubles), counters, and every slot's game, board, traces and random streams.
@@ -221,6 +231,7 @@ class TdLearner {
   // Each range's part of the replay's estimated cost (sum 1): where one thread replays more
   // slowly than another (a vCPU that the host slows), its range gets less (share_ranges).
   std::vector<double> range_shares_;
+  bool fixed_shares_ = false;  // set_range_shares
   std::int64_t pieces_ = 0, lines_ = 0, episodes_ = 0, steps_ = 0;
 };
 

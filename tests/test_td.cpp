@@ -346,6 +346,56 @@ TEST(TdLearner, NTupleMergeRangesDoNotChangeResults) {
   EXPECT_GT(one.episodes(), 0);
 }
 
+// The merge ranges of parallel steps are cut by shares that follow the threads' measured
+// replay speeds (next_range_shares); uneven cuts, fixed for the test and applied at every
+// switch of mode and re-cut, give the same learner as one thread.
+TEST(TdLearner, NTupleUnevenMergeRangesDoNotChangeResults) {
+  TdConfig config = small_config("ntuple", 0.7, 0.1);
+  config.games_per_step = 6;
+  config.pieces_per_step = 7;
+  const std::vector<std::pair<int, std::vector<double>>> cases = {{2, {0.05, 0.95}}, {2, {0.8, 0.2}},
+                                                                  {3, {0.7, 0.2, 0.1}}};
+  for (const auto& [threads, shares] : cases) {
+    TdLearner one(config, best_kernel().kernel), uneven(config, best_kernel().kernel);
+    uneven.set_range_shares(shares);
+    uneven.set_step_modes([](std::int64_t step) { return step % 7 != 3; });  // re-cut twice every 7 steps
+    for (int s = 0; s < 300; ++s) {
+      one.step(1);
+      uneven.step(threads);
+    }
+    EXPECT_EQ(one.weights(), uneven.weights()) << threads << " threads, first share " << shares[0];
+    EXPECT_EQ(one.state(), uneven.state()) << threads << " threads, first share " << shares[0];
+  }
+  TdLearner learner(config, best_kernel().kernel);
+  EXPECT_THROW(learner.set_range_shares({1.0}), InputError);
+  EXPECT_THROW(learner.set_range_shares({0.5, 0.0}), InputError);
+}
+
+TEST(TdLearner, NextRangeSharesFollowTheMeasuredSpeeds) {
+  // Speeds 2:1 (range 1's thread replays a unit of cost in twice the time): each step halves
+  // the distance to shares 2/3 and 1/3.
+  std::vector<double> shares = {0.5, 0.5};
+  const double speed[2] = {2.0, 1.0};
+  for (int k = 0; k < 30; ++k) {
+    const std::vector<double> seconds = {shares[0] / speed[0], shares[1] / speed[1]};
+    const std::vector<double> next = next_range_shares(shares, seconds);
+    ASSERT_EQ(next.size(), 2u);
+    EXPECT_NEAR(next[0] - 2.0 / 3, (shares[0] - 2.0 / 3) / 2, 1e-12) << k;
+    EXPECT_NEAR(next[0] + next[1], 1.0, 1e-12);
+    shares = next;
+  }
+  EXPECT_NEAR(shares[0], 2.0 / 3, 1e-6);
+  // Even speeds keep even shares; a range 100x slower keeps half of an even share at least.
+  EXPECT_EQ(next_range_shares({0.5, 0.5}, {1.0, 1.0}), (std::vector<double>{0.5, 0.5}));
+  shares = {0.5, 0.5};
+  for (int k = 0; k < 30; ++k) shares = next_range_shares(shares, {shares[0], shares[1] * 100});
+  EXPECT_GE(shares[1], 0.25 - 1e-12);
+  EXPECT_LT(shares[1], 0.26);
+  // A range that was not timed (no replay since the cut) leaves the shares as they are.
+  EXPECT_EQ(next_range_shares({0.6, 0.4}, {1.0, 0.0}), (std::vector<double>{0.6, 0.4}));
+  EXPECT_EQ(next_range_shares({0.6, 0.4}, {1.0, NAN}), (std::vector<double>{0.6, 0.4}));
+}
+
 // The pacer may switch between several threads and one at any step, and each switch cuts the
 // live traces into a new number of merge ranges (one per task).  Modes drawn at random per
 // step, and runs of each, give the same learner as one thread.
