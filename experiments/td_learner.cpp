@@ -90,8 +90,9 @@ void check_config(const TdConfig& c) {
 }
 
 struct alignas(64) TdLearner::Slot {
-  // What the merge of every range reads (merge_range), first, on lines of their own, so that
-  // it can fetch them for all slots at once (merge_range).
+  // What the merge of every range reads comes first, the counts on the slot's first cache line,
+  // and the player's own fields start on a line of their own, so that the merge can fetch
+  // every slot's counts at once (merge_range).
   // This step's n-tuple updates and game starts, in order (the first update_count), and phi of
   // the updates, one after another (the first phi_count; every value is 1).  The buffers only
   // grow; add_update writes them.

@@ -123,9 +123,9 @@ class TdLearner {
   // Tests: choose each step's mode (several threads or one) by `parallel(step number)` instead
   // of by the pacer, so that a test can switch modes at will; an empty function restores it.
   void set_step_modes(std::function<bool(std::int64_t)> parallel) { step_modes_ = std::move(parallel); }
-  // Tests: cut the merge ranges of parallel steps with `count` tasks by these shares of the
-  // estimated replay cost (positive, one per range), and keep them, instead of the shares
-  // measured from the replays' times.
+  // Tests: cut the merge ranges of parallel steps with one task per entry of `shares` by these
+  // shares of the estimated replay cost (positive; scaled to sum 1), and keep them, instead of
+  // shares that follow the replays' measured times.  Throws InputError for fewer than two.
   void set_range_shares(std::vector<double> shares);
 
   // Everything needed to continue bit-identically between steps: weights (as exact
