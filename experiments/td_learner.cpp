@@ -52,17 +52,17 @@ std::vector<double> next_range_shares(const std::vector<double>& shares, const s
   std::vector<char> floored(count, 0);
   for (bool changed = true; changed;) {
     changed = false;
-    double rest = 1, free = 0;  // what the shares not floored must sum to, and what they sum to
+    double rest = 1, sum = 0;  // what the shares not floored must sum to, and what they sum to
     for (std::size_t r = 0; r < count; ++r) {
       if (floored[r]) {
         rest -= least;
       } else {
-        free += next[r];
+        sum += next[r];
       }
     }
     for (std::size_t r = 0; r < count; ++r) {
       if (floored[r]) continue;
-      next[r] *= rest / free;
+      next[r] *= rest / sum;
       if (next[r] < least) {
         next[r] = least;
         floored[r] = 1;
