@@ -463,8 +463,8 @@ void TdLearner::set_merge_ranges(int count) {
 // range t first, so range t mostly runs on the same thread, and a thread on a vCPU that the
 // host slows down gets a smaller range.  Only where the ranges are cut changes, never a result.
 void TdLearner::share_ranges() {
-  if (fixed_shares_ || range_shares_.size() != ranges_.size()) return;
-  std::vector<double> seconds;
+  if (fixed_shares_) return;
+  std::vector<double> seconds;  // one per range (logs_); other shares than ranges stay as they are
   for (const RangeLog& log : logs_) seconds.push_back(log.seconds);
   range_shares_ = next_range_shares(range_shares_, seconds);
 }
