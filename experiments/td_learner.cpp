@@ -35,17 +35,24 @@ double td_step(Eigen::VectorXd& w, Eigen::VectorXd& e, const Eigen::VectorXd& ph
   return delta;
 }
 
-std::vector<double> next_range_shares(const std::vector<double>& shares, const std::vector<double>& seconds) {
+std::vector<double> next_range_shares(const std::vector<double>& shares, const std::vector<double>& seconds,
+                                      const std::vector<double>& finish) {
   const std::size_t count = shares.size();
-  if (seconds.size() != count || count == 0) return shares;
-  std::vector<double> speed(count), next(count);
-  double total = 0;
+  if (seconds.size() != count || count == 0 || (!finish.empty() && finish.size() != count)) return shares;
+  const auto measured = [](double t) { return t > 0 && std::isfinite(t); };
+  std::vector<double> per_share(count), end(count), next(count);
+  double rate = 0, ends = 0;  // the sums of share per second, and of end times weighted by it
   for (std::size_t r = 0; r < count; ++r) {
-    if (!(seconds[r] > 0) || !std::isfinite(seconds[r])) return shares;
-    speed[r] = shares[r] / seconds[r];
-    total += speed[r];
+    end[r] = finish.empty() ? seconds[r] : finish[r];
+    if (!measured(seconds[r]) || !measured(end[r])) return shares;
+    per_share[r] = seconds[r] / shares[r];
+    rate += 1 / per_share[r];
+    ends += end[r] / per_share[r];
   }
-  for (std::size_t r = 0; r < count; ++r) next[r] = 0.5 * shares[r] + 0.5 * speed[r] / total;
+  // The common end: moving share d to range r moves its end by d * per_share[r], and the
+  // moves sum to 0.
+  const double common = ends / rate;
+  for (std::size_t r = 0; r < count; ++r) next[r] = shares[r] + 0.5 * (common - end[r]) / per_share[r];
   // Raise the shares below the floor to it, and scale the others down to make room, until none
   // is below (each pass fixes one share at least).
   const double least = 0.5 / static_cast<double>(count);
@@ -162,6 +169,27 @@ void prefetch_for_write(const void* p) {
 #endif
 }
 
+// Spins until ready() holds; returns the seconds waited (0 if it held at once).  Spins with
+// PAUSE, which lets a hypervisor see the spin and run the thread waited for, and yields after
+// about 20 us of it: the other thread is not running then.
+template <typename Ready>
+double spin_until(const Ready& ready) {
+  if (ready()) return 0;
+  const auto start = std::chrono::steady_clock::now();
+  for (int spins = 0; !ready(); spins = std::min(spins + 1, 1000)) {
+#if defined(__x86_64__)
+    __builtin_ia32_pause();
+#endif
+    if (spins == 1000) std::this_thread::yield();
+  }
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Waits until `done` holds `epoch` (acquire); returns the seconds waited.
+double wait_until_done(const std::atomic<std::int64_t>& done, std::int64_t epoch) {
+  return spin_until([&] { return done.load(std::memory_order_acquire) == epoch; });
+}
+
 // Makes the streamed stores of this thread visible to a thread that acquires what it releases next.
 void publish_streamed() {
 #if defined(__x86_64__)
@@ -267,20 +295,31 @@ void TdLearner::learn(Slot& s, double v_next, double reward, bool terminal) cons
 // changes in slot order, then update order, however the ranges are cut and run.  The replay
 // changes `w` (w_ or a replica of it); with a log, it lists there every weight it may have
 // changed and their values after it.
-void TdLearner::merge_range(std::size_t r, std::vector<double>& w, RangeLog* log) {
+double TdLearner::merge_range(std::size_t r, std::vector<double>& w, RangeLog* log, const Claim* played,
+                              std::int64_t epoch) {
   const Range range = ranges_[r];
   const double decay = config_.gamma * config_.lambda;
+  const std::size_t n = slots_.size();
   bool finite = true;
+  double waited = 0;
   if (log) log->index.clear();
   // In a parallel step, other threads played some slots and wrote their update lists: fetch
-  // every slot's counts, then the start of its lists, before the walk needs them.
-  for (const auto& slot : slots_) prefetch_lines(slot.get(), 64);
-  for (const auto& slot : slots_) {
-    prefetch_lines(slot->updates.data(), std::min<std::size_t>(slot->update_count * sizeof(Update), 256));
-    prefetch_lines(slot->update_index.data(), std::min<std::size_t>(slot->phi_count * 4, 256));
+  // the counts of every slot played by now, then the start of its lists, before the walk needs
+  // them.  A slot still being played is waited for when the walk reaches it.
+  const auto is_played = [&](std::size_t i) { return !played || played[i].done.load(std::memory_order_acquire) == epoch; };
+  if (played)
+    for (std::size_t i = 0; i < n; ++i) prefetch_lines(&played[i], 1);
+  for (std::size_t i = 0; i < n; ++i)
+    if (is_played(i)) prefetch_lines(slots_[i].get(), 64);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!is_played(i)) continue;
+    const Slot& s = *slots_[i];
+    prefetch_lines(s.updates.data(), std::min<std::size_t>(s.update_count * sizeof(Update), 256));
+    prefetch_lines(s.update_index.data(), std::min<std::size_t>(s.phi_count * 4, 256));
   }
-  for (auto& slot : slots_) {
-    Slot& s = *slot;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (played) waited += wait_until_done(played[i].done, epoch);
+    Slot& s = *slots_[i];
     TracePart& part = s.trace[r];
     std::int32_t* at_slot = s.trace_slot.data();
     std::uint32_t* born = s.born.data();
@@ -349,6 +388,7 @@ void TdLearner::merge_range(std::size_t r, std::vector<double>& w, RangeLog* log
     log->value.resize(log->index.size());
     for (std::size_t i = 0; i < log->index.size(); ++i) log->value[i] = w[log->index[i]];
   }
+  return waited;
 }
 
 void TdLearner::take_log(std::vector<double>& w, const RangeLog& log) {
@@ -455,18 +495,24 @@ void TdLearner::set_merge_ranges(int count) {
     range_shares_.assign(ranges_.size(), 1.0 / static_cast<double>(count));
   range_claims_ = std::vector<Claim>(ranges_.size());
   logs_.resize(ranges_.size());
-  for (RangeLog& log : logs_) log.seconds = 0;
+  for (RangeLog& log : logs_) log.seconds = log.finish = 0;
   for (std::size_t k = 0; k < slots_.size(); ++k) set_trace(*slots_[k], traces[k]);
 }
 
-// At a re-cut, the shares follow the replay speeds measured since the last one: task t replays
-// range t first, so range t mostly runs on the same thread, and a thread on a vCPU that the
-// host slows down gets a smaller range.  Only where the ranges are cut changes, never a result.
+// At a re-cut, the shares follow the replays measured since the last one: task t replays range
+// t first, so range t mostly runs on the same thread.  A thread on a vCPU that the host slows
+// down gets a smaller range, and one that runs out of slots to play first (the other thread
+// still plays the last slot) a larger one, so that the ranges end together.  Only where the
+// ranges are cut changes, never a result.
 void TdLearner::share_ranges() {
   if (fixed_shares_) return;
   std::vector<double> seconds;  // one per range (logs_); other shares than ranges stay as they are
-  for (const RangeLog& log : logs_) seconds.push_back(log.seconds);
-  range_shares_ = next_range_shares(range_shares_, seconds);
+  std::vector<double> finish;
+  for (const RangeLog& log : logs_) {
+    seconds.push_back(log.seconds);
+    finish.push_back(log.finish);
+  }
+  range_shares_ = next_range_shares(range_shares_, seconds, finish);
 }
 
 void TdLearner::set_range_shares(std::vector<double> shares) {
@@ -561,25 +607,30 @@ void TdLearner::play_and_merge(std::size_t tasks) {
     ~Unstream() { stream = false; }
   } unstream{stream_updates_};
   const std::int64_t epoch = steps_ + 1, step = steps_;
+  // Acquire and release: a task that sees a slot claimed also sees what its claimer did before
+  // (`copying` below).
   const auto claim = [epoch](Claim& c) {
-    std::int64_t last = c.claimed.load(std::memory_order_relaxed);
-    return last != epoch && c.claimed.compare_exchange_strong(last, epoch, std::memory_order_relaxed);
+    std::int64_t last = c.claimed.load(std::memory_order_acquire);
+    return last != epoch && c.claimed.compare_exchange_strong(last, epoch, std::memory_order_acq_rel,
+                                                              std::memory_order_acquire);
+  };
+  // Tasks with a stale replica that may be copying w_ (see `play`): the caller's thread replays
+  // into w_ only when there are none.
+  std::atomic<int> copying{0};
+  struct Copied {  // counts a copy done even if it throws
+    std::atomic<int>& copying;
+    ~Copied() { copying.fetch_sub(1, std::memory_order_release); }
   };
   struct Finished {  // marks a claim done even if its work throws, so that no task waits forever
     Claim& claim;
     std::int64_t epoch;
     ~Finished() { claim.done.store(epoch, std::memory_order_release); }
   };
-  const auto wait_for = [epoch](const std::vector<Claim>& claims, std::size_t count) {
-    for (std::size_t i = 0; i < count; ++i) prefetch_lines(&claims[i], 1);  // one round trip for all
-    for (std::size_t i = 0; i < count; ++i)
-      for (int spins = 0; claims[i].done.load(std::memory_order_acquire) != epoch; spins = std::min(spins + 1, 1000)) {
-#if defined(__x86_64__)
-        __builtin_ia32_pause();  // lets a hypervisor see the spin and run the thread waited for
-#endif
-        if (spins == 1000) std::this_thread::yield();  // about 20 us: the other thread is not running
-      }
+  const auto wait_for = [epoch](const std::vector<Claim>& claims) {
+    for (const Claim& c : claims) prefetch_lines(&c, 1);  // one round trip for all
+    for (const Claim& c : claims) wait_until_done(c.done, epoch);
   };
+  const auto step_start = std::chrono::steady_clock::now();
   const std::thread::id caller = std::this_thread::get_id();
   std::atomic<bool> caller_took{false};  // w_ took the logs of the ranges replayed elsewhere
   pool_->for_each(static_cast<std::int64_t>(tasks), [&](std::int64_t t) {
@@ -589,14 +640,23 @@ void TdLearner::play_and_merge(std::size_t tasks) {
     Replica* replica = on_caller ? nullptr : &replicas_.at(static_cast<std::size_t>(copy));
     std::vector<double>& w = on_caller ? w_ : replica->w;
     bool ready = on_caller || replica->fresh == step;  // w holds w_'s values
+    // A stale replica is copied from w_ when its thread claims its first slot.  The caller's
+    // thread writes w_ once it has played (its replay starts before the other tasks have played
+    // every slot), but only after every slot is claimed and `copying` is 0: a task counts itself
+    // in `copying` before it claims, so the caller, which sees every slot claimed when its own
+    // claims run out, also sees the count of each copy still to come.
     const auto play = [&](std::size_t i) {
-      if (!claim(slot_claims_[i])) return;
-      Finished finished{slot_claims_[i], epoch};
-      if (!ready) {  // nothing writes w_ while a slot is unplayed
+      if (ready) {
+        if (!claim(slot_claims_[i])) return;
+      } else {
+        copying.fetch_add(1, std::memory_order_relaxed);
+        Copied copied{copying};
+        if (!claim(slot_claims_[i])) return;
         replica->w = w_;
         replica->fresh = step;
         ready = true;
       }
+      Finished finished{slot_claims_[i], epoch};
       slots_[i]->weights = &w;
       advance(*slots_[i]);
       publish_streamed();  // before `finished` releases the slot's updates
@@ -605,22 +665,29 @@ void TdLearner::play_and_merge(std::size_t tasks) {
     // back all at once, not one round trip per claim.
     for (std::size_t i = own * n / tasks; i < (own + 1) * n / tasks; ++i) prefetch_for_write(&slot_claims_[i]);
     for (std::size_t i = own * n / tasks; i < (own + 1) * n / tasks; ++i) play(i);
+    // The other blocks' claims, fetched at once: a failed claim costs no round trip then, so a
+    // task that has finished playing reaches its range before another task takes it.
+    for (std::size_t i = 0; i < n; ++i) prefetch_lines(&slot_claims_[i], 1);
     for (std::size_t k = 1; k < tasks; ++k) {
       const std::size_t other = (own + k) % tasks;
       for (std::size_t i = (other + 1) * n / tasks; i-- > other * n / tasks;) play(i);
     }
     if (ranges == 0 || !ready || (on_caller && caller_took.load(std::memory_order_relaxed))) return;
-    wait_for(slot_claims_, n);
+    if (on_caller) spin_until([&] { return copying.load(std::memory_order_acquire) == 0; });
+    // The replay starts while other tasks still play: it waits for each slot as it gets to it
+    // (slot order), so a task that has run out of slots replays the played ones meanwhile.
     for (std::size_t k = 0; k < ranges; ++k) {
       const std::size_t r = (own + k) % ranges;
       if (!claim(range_claims_[r])) continue;
       Finished finished{range_claims_[r], epoch};
       logs_[r].copy = copy;
       const auto start = std::chrono::steady_clock::now();
-      merge_range(r, w, &logs_[r]);
-      logs_[r].seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      const double waited = merge_range(r, w, &logs_[r], slot_claims_.data(), epoch);
+      const auto end = std::chrono::steady_clock::now();
+      logs_[r].seconds += std::chrono::duration<double>(end - start).count() - waited;
+      logs_[r].finish += std::chrono::duration<double>(end - step_start).count();
     }
-    wait_for(range_claims_, ranges);
+    wait_for(range_claims_);
     for (const RangeLog& log : logs_)
       if (log.copy != copy) take_log(w, log);
     if (on_caller) {

@@ -87,10 +87,15 @@ double td_step(Eigen::VectorXd& w, Eigen::VectorXd& e, const Eigen::VectorXd& ph
                const Eigen::VectorXd* phi_next, double alpha, double gamma, double lambda);
 
 // The parallel n-tuple merge's next shares of the replay (one per range, sum 1), from the
-// current ones and each range's replay time since they were set: a range's speed is its share
-// over its time, and each share moves halfway towards the speeds' proportion, none below half
-// of an even share.  The shares unchanged if a time is not positive (a range not measured).
-std::vector<double> next_range_shares(const std::vector<double>& shares, const std::vector<double>& seconds);
+// current ones and, for each range since they were set, the time its replays took and the time
+// they ended (each a sum over the same steps, from each step's start; empty `finish`: as if
+// every replay started with the step).  A range's replay takes seconds / share per unit of
+// share; the goal is the shares with which every range would end at the same time, and each
+// share moves halfway towards it, none below half of an even share.  With equal starts the
+// goal is the proportion of the ranges' speeds.  The shares unchanged if a time is not
+// positive or not finite (a range not measured).
+std::vector<double> next_range_shares(const std::vector<double>& shares, const std::vector<double>& seconds,
+                                      const std::vector<double>& finish = {});
 
 struct Episode {
   std::uint64_t game = 0;
@@ -182,11 +187,20 @@ class TdLearner {
     std::vector<std::uint32_t> index;  // the weights it may have changed (an index may repeat)
     std::vector<double> value;         // their values after it
     int copy = kOwnWeights;            // replayed into w_ (kOwnWeights) or replicas_[copy]
-    double seconds = 0;                // the range's replays since it was cut (set_merge_ranges)
+    // Since the range was cut (set_merge_ranges): the time its replays took, waits for slots
+    // not counted, and the sum of the times from each parallel step's start to their ends.
+    double seconds = 0, finish = 0;
+  };
+  // play_and_merge's claims of a slot or a merge range, each on a cache line of its own: the
+  // epoch (steps_ + 1) of the step that last claimed it and of the one that last finished it.
+  // Nothing is reset between steps.
+  struct alignas(64) Claim {
+    std::atomic<std::int64_t> claimed{0}, done{0};
   };
   void set_merge_ranges(int count);
   void share_ranges();
-  void merge_range(std::size_t r, std::vector<double>& w, RangeLog* log);
+  double merge_range(std::size_t r, std::vector<double>& w, RangeLog* log, const Claim* played = nullptr,
+                     std::int64_t epoch = 0);
   std::vector<TraceEntry> ordered_trace(const Slot& s) const;
   void set_trace(Slot& s, const std::vector<TraceEntry>& entries) const;
   void renumber(Slot& s, const std::vector<TraceEntry>& entries) const;
@@ -208,12 +222,6 @@ class TdLearner {
   std::unique_ptr<IndexPool> pool_;
   int pool_threads_ = -1;        // as asked (0: every core)
   int pool_threads_count_ = 1;   // as run
-  // play_and_merge's claims of a slot or a merge range, each on a cache line of its own: the
-  // epoch (steps_ + 1) of the step that last claimed it and of the one that last finished it.
-  // Nothing is reset between steps.
-  struct alignas(64) Claim {
-    std::atomic<std::int64_t> claimed{0}, done{0};
-  };
   std::vector<Claim> slot_claims_, range_claims_;
   // Parallel n-tuple steps: every pool thread but step()'s caller decides with, and replays
   // into, a copy of its own (one per IndexPool::thread_index()), so that no written cache line

@@ -396,6 +396,35 @@ TEST(TdLearner, NextRangeSharesFollowTheMeasuredSpeeds) {
   EXPECT_EQ(next_range_shares({0.6, 0.4}, {1.0, NAN}), (std::vector<double>{0.6, 0.4}));
 }
 
+// With end times, the shares move towards those with which every range ends at once.  Equal
+// speeds (20 s per unit of share), range 1's replay starting 5 s later (its thread was still
+// playing): the ends meet at shares 0.625 and 0.375, and each step halves the distance.
+TEST(TdLearner, NextRangeSharesMakeTheRangesEndTogether) {
+  const double start[2] = {0.0, 5.0}, per_share = 20.0;
+  std::vector<double> shares = {0.5, 0.5};
+  for (int k = 0; k < 30; ++k) {
+    const std::vector<double> seconds = {shares[0] * per_share, shares[1] * per_share};
+    const std::vector<double> next =
+        next_range_shares(shares, seconds, {start[0] + seconds[0], start[1] + seconds[1]});
+    ASSERT_EQ(next.size(), 2u);
+    EXPECT_NEAR(next[0] - 0.625, (shares[0] - 0.625) / 2, 1e-12) << k;
+    EXPECT_NEAR(next[0] + next[1], 1.0, 1e-12);
+    shares = next;
+  }
+  EXPECT_NEAR(start[0] + shares[0] * per_share, start[1] + shares[1] * per_share, 1e-6);
+  // Starts at the same time: the same shares as from the times alone (the speeds' proportion).
+  const std::vector<double> alone = next_range_shares({0.5, 0.5}, {1.0, 2.0});
+  const std::vector<double> timed = next_range_shares({0.5, 0.5}, {1.0, 2.0}, {1.0, 2.0});
+  EXPECT_NEAR(alone[0], timed[0], 1e-12);
+  EXPECT_NEAR(alone[0], 0.5 / 2 + (2.0 / 3) / 2, 1e-12);
+  // A range that ends far behind keeps half of an even share; a missing end changes nothing.
+  const std::vector<double> late = next_range_shares({0.5, 0.5}, {1.0, 1.0}, {1.0, 100.0});
+  EXPECT_NEAR(late[1], 0.25, 1e-12);
+  EXPECT_NEAR(late[0], 0.75, 1e-12);
+  EXPECT_EQ(next_range_shares({0.6, 0.4}, {1.0, 1.0}, {1.0, 0.0}), (std::vector<double>{0.6, 0.4}));
+  EXPECT_EQ(next_range_shares({0.6, 0.4}, {1.0, 1.0}, {1.0}), (std::vector<double>{0.6, 0.4}));
+}
+
 // The pacer may switch between several threads and one at any step, and each switch cuts the
 // live traces into a new number of merge ranges (one per task).  Modes drawn at random per
 // step, and runs of each, give the same learner as one thread.
