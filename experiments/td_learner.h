@@ -49,6 +49,7 @@
 #include <utility>
 #include <vector>
 
+#include "index_pool.h"
 #include "parallel_play.h"
 #include "random.h"
 #include "rules.h"

@@ -54,32 +54,6 @@ int thread_count(int threads) {
   return threads > 0 ? threads : tbb::this_task_arena::max_concurrency();
 }
 
-struct IndexPool::Arena {
-  tbb::task_arena arena;
-};
-
-IndexPool::IndexPool(int threads) {
-  if (thread_count(threads) > 1) arena_ = std::make_unique<Arena>(Arena{tbb::task_arena(thread_count(threads))});
-}
-
-IndexPool::~IndexPool() = default;
-
-void IndexPool::for_each(std::int64_t n, const std::function<void(std::int64_t)>& fn) {
-  if (!arena_ || n == 1) {
-    for (std::int64_t i = 0; i < n; ++i) fn(i);
-    return;
-  }
-  arena_->arena.execute([&] {
-    tbb::parallel_for(tbb::blocked_range<std::int64_t>(0, n, 1),
-                      [&](const tbb::blocked_range<std::int64_t>& r) {
-                        for (std::int64_t i = r.begin(); i < r.end(); ++i) fn(i);
-                      },
-                      tbb::simple_partitioner{});
-  });
-}
-
-int IndexPool::thread_index() { return std::max(0, tbb::this_task_arena::current_thread_index()); }
-
 namespace {
 GameDistributor* distributor = nullptr;
 }  // namespace

@@ -22,24 +22,6 @@ struct PlayProgress {
 // The number of threads play_games uses for `threads` (0 = every core).
 int thread_count(int threads);
 
-// Calls fn(i) for i in [0, n) on a fixed set of `threads` threads (0 = every core), one index
-// per task, and returns when all are done.  For work whose results land in slot i, so that the
-// outcome does not depend on the thread count (the batched TD learner).  The threads are kept
-// between calls: a call costs microseconds.
-class IndexPool {
- public:
-  explicit IndexPool(int threads);
-  ~IndexPool();
-  void for_each(std::int64_t n, const std::function<void(std::int64_t)>& fn);
-  // Inside fn: the calling thread's place in the pool, in [0, threads); no two threads running
-  // tasks of one for_each share it.  A place may pass to another thread between calls.
-  static int thread_index();
-
- private:
-  struct Arena;
-  std::unique_ptr<Arena> arena_;  // null: one thread, no pool
-};
-
 // Spreads a population's games over processes (engine/cluster: MPI ranks).  distribute()
 // returns the results of games [0, total) in game order; it plays a range [begin, end) of them
 // in this process by calling play_range(begin, end), which returns that range's results in
