@@ -585,9 +585,9 @@ void TdLearner::renumber(Slot& s, const std::vector<TraceEntry>& entries) const 
 //  - wait until every range is replayed, and take the other ranges' logs.
 // The n-tuple weights: the caller's thread decides with w_ and replays into it, every other
 // thread with its replica (replicas_).  A replica that took every log of the last step equals
-// w_; any other is copied from w_ when its thread claims a slot (nothing writes w_ while a
-// slot is unplayed), and a thread that has a stale replica and plays no slot sits the rest of
-// the step out.  Each range is replayed into the copy of the thread that claims it, and its
+// w_; any other is copied from w_ when its thread claims a slot (the caller's thread writes w_
+// only when no such copy can still be made: see `play` below), and a thread that has a stale
+// replica and plays no slot sits the rest of the step out.  Each range is replayed into the copy of the thread that claims it, and its
 // log goes into every other copy in use; w_ takes any log it missed after the region.  So
 // every copy holds w_'s values whenever a decision reads it, and a step's writes stay in the
 // cache of the thread that made them: only the logs cross, read in order.
