@@ -19,6 +19,7 @@
 #include "checked_number.h"
 #include "json_fields.h"
 #include "piece_stream.h"
+#include "spin_wait.h"
 
 namespace tb::td {
 
@@ -167,22 +168,6 @@ void prefetch_for_write(const void* p) {
 #else
   __builtin_prefetch(p, 1);
 #endif
-}
-
-// Spins until ready() holds; returns the seconds waited (0 if it held at once).  Spins with
-// PAUSE, which lets a hypervisor see the spin and run the thread waited for, and yields after
-// about 20 us of it: the other thread is not running then.
-template <typename Ready>
-double spin_until(const Ready& ready) {
-  if (ready()) return 0;
-  const auto start = std::chrono::steady_clock::now();
-  for (int spins = 0; !ready(); spins = std::min(spins + 1, 1000)) {
-#if defined(__x86_64__)
-    __builtin_ia32_pause();
-#endif
-    if (spins == 1000) std::this_thread::yield();
-  }
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 // Waits until `done` holds `epoch` (acquire); returns the seconds waited.
@@ -587,8 +572,8 @@ void TdLearner::renumber(Slot& s, const std::vector<TraceEntry>& entries) const 
 // thread with its replica (replicas_).  A replica that took every log of the last step equals
 // w_; any other is copied from w_ when its thread claims a slot (the caller's thread writes w_
 // only when no such copy can still be made: see `play` below), and a thread that has a stale
-// replica and plays no slot sits the rest of the step out.  Each range is replayed into the copy of the thread that claims it, and its
-// log goes into every other copy in use; w_ takes any log it missed after the region.  So
+// replica and plays no slot sits the rest of the step out.  Each range is replayed into the
+// copy of the thread that claims it, and its log goes into every other copy in use; w_ takes any log it missed after the region.  So
 // every copy holds w_'s values whenever a decision reads it, and a step's writes stay in the
 // cache of the thread that made them: only the logs cross, read in order.
 void TdLearner::play_and_merge(std::size_t tasks) {

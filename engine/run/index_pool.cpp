@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "parallel_play.h"  // thread_count
+#include "spin_wait.h"
 
 namespace tb {
 namespace {
@@ -14,12 +15,6 @@ constexpr std::uint64_t kCountMask = (std::uint64_t{1} << kCountBits) - 1;
 // How long a worker spins for the next round before it sleeps: longer than the gap between two
 // steps of the TD learner (a few us; a re-cut of its merge ranges, about 100 us).
 constexpr auto kSpin = std::chrono::microseconds(200);
-
-void pause() {
-#if defined(__x86_64__)
-  __builtin_ia32_pause();  // lets a hypervisor see the spin and run another vCPU
-#endif
-}
 
 }  // namespace
 
@@ -48,7 +43,7 @@ void IndexPool::work(int index) {
     auto start = std::chrono::steady_clock::now();
     std::uint64_t now;
     for (int spins = 1; (now = published_.load(std::memory_order_acquire)) == seen; ++spins) {
-      pause();
+      cpu_pause();
       if (spins % 256 == 0 && std::chrono::steady_clock::now() - start > kSpin) {
         sleeping_.fetch_add(1, std::memory_order_seq_cst);
         if (published_.load(std::memory_order_seq_cst) == seen) published_.wait(seen, std::memory_order_acquire);
@@ -99,11 +94,8 @@ void IndexPool::round(std::int64_t first, int count) {
   if (sleeping_.load(std::memory_order_seq_cst) > 0) published_.notify_all();
   run_from(published, 0);
   for (int t = 0; t < count; ++t) {
-    const auto start = std::chrono::steady_clock::now();
-    for (int spins = 1; tasks_[static_cast<std::size_t>(t)].ended.load(std::memory_order_acquire) != number; ++spins) {
-      pause();
-      if (spins % 256 == 0 && std::chrono::steady_clock::now() - start > kSpin) std::this_thread::yield();
-    }
+    const Task& task = tasks_[static_cast<std::size_t>(t)];
+    spin_until([&] { return task.ended.load(std::memory_order_acquire) == number; });
   }
   if (error_) std::rethrow_exception(error_);
 }
