@@ -152,6 +152,15 @@ void copy_words(T* dst, const T* src, std::size_t count, bool stream) {
   std::memcpy(dst, src, count * sizeof(T));
 }
 
+// Stores the 8 bytes `bits` at dst, past the caches where the CPU can.
+void stream_word(void* dst, std::uint64_t bits) {
+#if defined(__x86_64__)
+  _mm_stream_si64(static_cast<long long*>(dst), static_cast<long long>(bits));
+#else
+  std::memcpy(dst, &bits, sizeof bits);
+#endif
+}
+
 // Starts fetching the cache lines of [p, p + bytes).  A line that another core wrote last
 // costs a round trip between the cores (about 0.5 us between distant vCPUs); fetches started
 // together wait for about one round trip, where loads one after another wait for one each.
@@ -287,7 +296,7 @@ double TdLearner::merge_range(std::size_t r, std::vector<double>& w, RangeLog* l
   const std::size_t n = slots_.size();
   bool finite = true;
   double waited = 0;
-  if (log) log->index.clear();
+  if (log) log->size = 0;
   // In a parallel step, other threads played some slots and wrote their update lists: fetch
   // the counts of every slot played by now, then the start of its lists, before the walk needs
   // them.  A slot still being played is waited for when the walk reaches it.
@@ -310,7 +319,7 @@ double TdLearner::merge_range(std::size_t r, std::vector<double>& w, RangeLog* l
     std::uint32_t* born = s.born.data();
     // The weights this slot changes: its entries now and every one the updates make.
     if (log && s.update_count > 0)
-      log->index.insert(log->index.end(), part.index.begin(), part.index.begin() + part.size);
+      log->append(part.index.data(), part.size);
     for (std::size_t k = 0; k < s.update_count; ++k) {
       const Update& u = s.updates[k];
       if (u.count == Update::kNewGame) {
@@ -360,7 +369,7 @@ double TdLearner::merge_range(std::size_t r, std::vector<double>& w, RangeLog* l
         size += fresh;
       }
       part.size = size;
-      if (log) log->index.insert(log->index.end(), index + kept, index + size);  // the new entries
+      if (log) log->append(index + kept, size - kept);  // the new entries
       for (std::size_t i = 0; i < size; ++i) {
         const double dw = u.coef * value[i];
         w[index[i]] += dw;
@@ -369,15 +378,28 @@ double TdLearner::merge_range(std::size_t r, std::vector<double>& w, RangeLog* l
     }
   }
   range_finite_[r] = finite;
-  if (log) {
-    log->value.resize(log->index.size());
-    for (std::size_t i = 0; i < log->index.size(); ++i) log->value[i] = w[log->index[i]];
-  }
+  if (log) log->set_values(w);
   return waited;
 }
 
+void TdLearner::RangeLog::append(const std::uint32_t* at, std::size_t count) {
+  if (index.size() < size + count) index.resize(std::max<std::size_t>(1024, 2 * (size + count)));
+  copy_words(index.data() + size, at, count, true);
+  size += count;
+}
+
+void TdLearner::RangeLog::set_values(const std::vector<double>& w) {
+  if (value.size() < size) value.resize(index.size());
+  std::uint64_t bits = 0;
+  for (std::size_t i = 0; i < size; ++i) {
+    std::memcpy(&bits, &w[index[i]], sizeof bits);
+    stream_word(&value[i], bits);
+  }
+  publish_streamed();  // before the range's claim releases the log
+}
+
 void TdLearner::take_log(std::vector<double>& w, const RangeLog& log) {
-  for (std::size_t i = 0; i < log.index.size(); ++i) w[log.index[i]] = log.value[i];
+  for (std::size_t i = 0; i < log.size; ++i) w[log.index[i]] = log.value[i];
 }
 
 void TdLearner::advance(Slot& s) const {

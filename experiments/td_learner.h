@@ -182,12 +182,18 @@ class TdLearner {
     std::vector<double> w;
     std::int64_t fresh = -1;  // w equals w_ as it was at the start of step `fresh` (steps_ then)
   };
-  // What one merge range's replay changed, for the other copies of the weights to take.
+  // What one merge range's replay changed, for the other copies of the weights to take: entries
+  // [0, size) of the arrays, which only grow.  The replay writes them past the caches (append,
+  // set_values): another thread read them last step, and a plain store would first have to win the
+  // cache line back from that thread's cache.
   struct alignas(64) RangeLog {
     static constexpr int kOwnWeights = -1;
     std::vector<std::uint32_t> index;  // the weights it may have changed (an index may repeat)
     std::vector<double> value;         // their values after it
+    std::size_t size = 0;
     int copy = kOwnWeights;            // replayed into w_ (kOwnWeights) or replicas_[copy]
+    void append(const std::uint32_t* at, std::size_t count);
+    void set_values(const std::vector<double>& w);  // value[i] = w[index[i]]
     // Since the range was cut (set_merge_ranges): the time its replays took, waits for slots
     // not counted, and the sum of the times from each parallel step's start to their ends.
     double seconds = 0, finish = 0;
