@@ -314,6 +314,10 @@ double TdLearner::merge_range(std::size_t r, std::vector<double>& w, RangeLog* l
   for (std::size_t i = 0; i < n; ++i) {
     if (played) waited += wait_until_done(played[i].done, epoch);
     Slot& s = *slots_[i];
+    if (played) {  // the rest of its lists, which were written past the caches (add_update)
+      prefetch_lines(s.updates.data(), s.update_count * sizeof(Update));
+      prefetch_lines(s.update_index.data(), s.phi_count * 4);
+    }
     TracePart& part = s.trace[r];
     std::int32_t* at_slot = s.trace_slot.data();
     std::uint32_t* born = s.born.data();
