@@ -455,41 +455,60 @@ void TdLearner::set_merge_ranges(int count) {
   const NTupleNetwork& net = static_cast<const NTupleModel&>(*model_).network();
   const int tuples = net.tuple_count();
   const auto size = static_cast<std::uint32_t>(w_.size());
+  std::vector<std::uint32_t> offsets(static_cast<std::size_t>(tuples));
+  for (int t = 0; t < tuples; ++t) offsets[static_cast<std::size_t>(t)] = net.table_offset(t);
   const auto table_of = [&](std::uint32_t index) {
-    int t = tuples - 1;
-    while (net.table_offset(t) > index) --t;
-    return t;
+    return static_cast<int>(std::upper_bound(offsets.begin(), offsets.end(), index) - offsets.begin()) - 1;
   };
-  std::vector<std::vector<TraceEntry>> traces;
-  std::vector<std::uint32_t> indices;  // of every live entry, every slot
-  std::vector<double> entries(static_cast<std::size_t>(tuples), 0.0);
-  for (const auto& slot : slots_) {
-    traces.push_back(ordered_trace(*slot));
-    for (const TraceEntry& e : traces.back()) {
-      indices.push_back(e.index);
-      entries[static_cast<std::size_t>(table_of(e.index))] += 1;
-    }
-  }
+  // Every slot's live entries, part after part (where an entry sits in its part changes no
+  // value), and their indices by table.
+  std::vector<std::vector<TraceEntry>> traces(slots_.size());
+  std::vector<std::vector<std::uint32_t>> by_table(static_cast<std::size_t>(tuples));
+  std::size_t live = 0;
+  for (std::size_t k = 0; k < slots_.size(); ++k)
+    for (const TracePart& part : slots_[k]->trace)
+      for (std::size_t i = 0; i < part.size; ++i) {
+        traces[k].push_back({part.index[i], part.value[i]});
+        by_table[static_cast<std::size_t>(table_of(part.index[i]))].push_back(part.index[i]);
+        ++live;
+      }
   count = std::clamp(count, 1, static_cast<int>(size));
   std::vector<std::uint32_t> cuts;  // the lo of ranges 1 .. count-1
-  if (indices.empty()) {
+  if (live == 0) {
     for (int r = 1; r < count; ++r) cuts.push_back(net.table_offset(std::min(r * tuples / count, tuples - 1)));
   } else {
-    std::sort(indices.begin(), indices.end());
+    // An entry of table t weighs 1 + phi_weight / (the table's entries), so a table weighs its
+    // entries + phi_weight.  Entries are taken in index order while the weight taken, with half
+    // of the next entry's, stays below the goal; the next entry's index is the cut.  The tables
+    // are walked whole, and only the table where a cut falls is searched (std::nth_element).
     const double phi_weight = kPhiEntries * static_cast<double>(slots_.size());
-    const auto weight = [&](std::uint32_t index) {
-      const std::size_t t = static_cast<std::size_t>(table_of(index));
-      return 1.0 + phi_weight / entries[t];
-    };
     double total = 0;
-    for (const std::uint32_t index : indices) total += weight(index);
+    for (const auto& table : by_table)
+      if (!table.empty()) total += static_cast<double>(table.size()) + phi_weight;
     double upto = 0, goal = 0;
-    std::size_t i = 0;
+    std::size_t t = 0, taken = 0;  // entries of table t taken so far
     for (int r = 1; r < count; ++r) {
       goal += static_cast<int>(range_shares_.size()) == count ? range_shares_[static_cast<std::size_t>(r - 1)]
                                                               : 1.0 / count;
-      while (i < indices.size() && upto + weight(indices[i]) / 2 < total * goal) upto += weight(indices[i++]);
-      cuts.push_back(i < indices.size() ? indices[i] : size);
+      std::uint32_t cut = size;
+      for (; t < by_table.size(); ++t, taken = 0) {
+        std::vector<std::uint32_t>& table = by_table[t];
+        if (table.empty()) continue;
+        const double weight = 1.0 + phi_weight / static_cast<double>(table.size());
+        const double more = std::ceil((total * goal - upto) / weight - 0.5);  // entries to take
+        const std::size_t left = table.size() - taken;
+        if (!(more < static_cast<double>(left))) {
+          upto += static_cast<double>(left) * weight;
+          continue;
+        }
+        const std::size_t k = taken + static_cast<std::size_t>(std::max(0.0, more));
+        upto += static_cast<double>(k - taken) * weight;
+        taken = k;
+        std::nth_element(table.begin(), table.begin() + static_cast<std::ptrdiff_t>(k), table.end());
+        cut = table[k];
+        break;
+      }
+      cuts.push_back(cut);
     }
   }
   ranges_.clear();
@@ -559,11 +578,13 @@ std::vector<TdLearner::TraceEntry> TdLearner::ordered_trace(const Slot& s) const
   return out;
 }
 
-// Puts `entries` (in the order they were made) into the slot's trace parts, range by range.
+// Puts `entries` into the slot's trace parts, range by range, in their order.
 void TdLearner::set_trace(Slot& s, const std::vector<TraceEntry>& entries) const {
-  for (const TracePart& part : s.trace)
+  for (TracePart& part : s.trace) {
     for (std::size_t i = 0; i < part.size; ++i) s.trace_slot[part.index[i]] = -1;
-  s.trace.assign(ranges_.size(), {});
+    part.size = 0;  // the arrays stay, for the same count of ranges
+  }
+  s.trace.resize(ranges_.size());
   for (const TraceEntry& e : entries) {
     std::size_t r = 0;
     while (r + 1 < ranges_.size() && e.index >= ranges_[r + 1].lo) ++r;
