@@ -289,19 +289,20 @@ void TdLearner::learn(Slot& s, double v_next, double reward, bool terminal) cons
 // changes in slot order, then update order, however the ranges are cut and run.  The replay
 // changes `w` (w_ or a replica of it); with a log, it lists there every weight it may have
 // changed and their values after it.
-double TdLearner::merge_range(std::size_t r, std::vector<double>& w, RangeLog* log, const Claim* played,
-                              std::int64_t epoch) {
+template <bool kParallel>
+double TdLearner::replay_range(std::size_t r, std::vector<double>& w, RangeLog* log, const Claim* played,
+                               std::int64_t epoch) {
   const Range range = ranges_[r];
   const double decay = config_.gamma * config_.lambda;
   const std::size_t n = slots_.size();
   bool finite = true;
   double waited = 0;
-  if (log) log->size = 0;
+  if (kParallel) log->size = 0;
   // In a parallel step, other threads played some slots and wrote their update lists: fetch
   // the counts of every slot played by now, then the start of its lists, before the walk needs
   // them.  A slot still being played is waited for when the walk reaches it.
-  const auto is_played = [&](std::size_t i) { return !played || played[i].done.load(std::memory_order_acquire) == epoch; };
-  if (played)
+  const auto is_played = [&](std::size_t i) { return !kParallel || played[i].done.load(std::memory_order_acquire) == epoch; };
+  if (kParallel)
     for (std::size_t i = 0; i < n; ++i) prefetch_lines(&played[i], 1);
   for (std::size_t i = 0; i < n; ++i)
     if (is_played(i)) prefetch_lines(slots_[i].get(), 64);
@@ -312,9 +313,9 @@ double TdLearner::merge_range(std::size_t r, std::vector<double>& w, RangeLog* l
     prefetch_lines(s.update_index.data(), std::min<std::size_t>(s.phi_count * 4, 256));
   }
   for (std::size_t i = 0; i < n; ++i) {
-    if (played) waited += wait_until_done(played[i].done, epoch);
+    if (kParallel) waited += wait_until_done(played[i].done, epoch);
     Slot& s = *slots_[i];
-    if (played) {  // the rest of its lists, which were written past the caches (add_update)
+    if (kParallel) {  // the rest of its lists, which were written past the caches (add_update)
       prefetch_lines(s.updates.data(), s.update_count * sizeof(Update));
       prefetch_lines(s.update_index.data(), s.phi_count * 4);
     }
@@ -322,7 +323,7 @@ double TdLearner::merge_range(std::size_t r, std::vector<double>& w, RangeLog* l
     std::int32_t* at_slot = s.trace_slot.data();
     std::uint32_t* born = s.born.data();
     // The weights this slot changes: its entries now and every one the updates make.
-    if (log && s.update_count > 0)
+    if (kParallel && s.update_count > 0)
       log->append(part.index.data(), part.size);
     for (std::size_t k = 0; k < s.update_count; ++k) {
       const Update& u = s.updates[k];
@@ -373,7 +374,7 @@ double TdLearner::merge_range(std::size_t r, std::vector<double>& w, RangeLog* l
         size += fresh;
       }
       part.size = size;
-      if (log) log->append(index + kept, size - kept);  // the new entries
+      if (kParallel) log->append(index + kept, size - kept);  // the new entries
       for (std::size_t i = 0; i < size; ++i) {
         const double dw = u.coef * value[i];
         w[index[i]] += dw;
@@ -382,8 +383,13 @@ double TdLearner::merge_range(std::size_t r, std::vector<double>& w, RangeLog* l
     }
   }
   range_finite_[r] = finite;
-  if (log) log->set_values(w);
+  if (kParallel) log->set_values(w);
   return waited;
+}
+
+double TdLearner::merge_range(std::size_t r, std::vector<double>& w, RangeLog* log, const Claim* played,
+                              std::int64_t epoch) {
+  return log ? replay_range<true>(r, w, log, played, epoch) : replay_range<false>(r, w, nullptr, nullptr, 0);
 }
 
 void TdLearner::RangeLog::append(const std::uint32_t* at, std::size_t count) {
