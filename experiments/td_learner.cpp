@@ -81,6 +81,41 @@ std::vector<double> next_range_shares(const std::vector<double>& shares, const s
   return next;
 }
 
+// The tables are walked whole, and only the table where a cut falls is searched
+// (std::nth_element): a table weighs its entries + phi_weight.
+std::vector<std::uint32_t> weighted_cuts(std::vector<std::vector<std::uint32_t>>& tables, double phi_weight,
+                                         const std::vector<double>& goals, std::uint32_t size) {
+  double total = 0;
+  for (const auto& table : tables)
+    if (!table.empty()) total += static_cast<double>(table.size()) + phi_weight;
+  std::vector<std::uint32_t> cuts;
+  double upto = 0;               // the weight taken
+  std::size_t t = 0, taken = 0;  // entries of table t taken so far
+  for (const double goal : goals) {
+    std::uint32_t cut = size;
+    for (; t < tables.size(); ++t, taken = 0) {
+      std::vector<std::uint32_t>& table = tables[t];
+      if (table.empty()) continue;
+      const double weight = 1.0 + phi_weight / static_cast<double>(table.size());
+      // The entries still to take: the least m >= 0 with upto + (m + 1/2) weight >= goal x total.
+      const double more = std::ceil((total * goal - upto) / weight - 0.5);
+      const std::size_t left = table.size() - taken;
+      if (!(more < static_cast<double>(left))) {
+        upto += static_cast<double>(left) * weight;
+        continue;
+      }
+      const std::size_t k = taken + static_cast<std::size_t>(std::max(0.0, more));
+      upto += static_cast<double>(k - taken) * weight;
+      taken = k;
+      std::nth_element(table.begin(), table.begin() + static_cast<std::ptrdiff_t>(k), table.end());
+      cut = table[k];
+      break;
+    }
+    cuts.push_back(cut);
+  }
+  return cuts;
+}
+
 void check_config(const TdConfig& c) {
   auto bad = [](const std::string& why) { throw InputError("td: " + why); };
   if (c.rules.lookahead != 0) bad("lookahead must be 0 (a one-piece controller)");
@@ -483,39 +518,14 @@ void TdLearner::set_merge_ranges(int count) {
   if (live == 0) {
     for (int r = 1; r < count; ++r) cuts.push_back(net.table_offset(std::min(r * tuples / count, tuples - 1)));
   } else {
-    // An entry of table t weighs 1 + phi_weight / (the table's entries), so a table weighs its
-    // entries + phi_weight.  Entries are taken in index order while the weight taken, with half
-    // of the next entry's, stays below the goal; the next entry's index is the cut.  The tables
-    // are walked whole, and only the table where a cut falls is searched (std::nth_element).
-    const double phi_weight = kPhiEntries * static_cast<double>(slots_.size());
-    double total = 0;
-    for (const auto& table : by_table)
-      if (!table.empty()) total += static_cast<double>(table.size()) + phi_weight;
-    double upto = 0, goal = 0;
-    std::size_t t = 0, taken = 0;  // entries of table t taken so far
+    std::vector<double> goals;
+    double goal = 0;
     for (int r = 1; r < count; ++r) {
       goal += static_cast<int>(range_shares_.size()) == count ? range_shares_[static_cast<std::size_t>(r - 1)]
                                                               : 1.0 / count;
-      std::uint32_t cut = size;
-      for (; t < by_table.size(); ++t, taken = 0) {
-        std::vector<std::uint32_t>& table = by_table[t];
-        if (table.empty()) continue;
-        const double weight = 1.0 + phi_weight / static_cast<double>(table.size());
-        const double more = std::ceil((total * goal - upto) / weight - 0.5);  // entries to take
-        const std::size_t left = table.size() - taken;
-        if (!(more < static_cast<double>(left))) {
-          upto += static_cast<double>(left) * weight;
-          continue;
-        }
-        const std::size_t k = taken + static_cast<std::size_t>(std::max(0.0, more));
-        upto += static_cast<double>(k - taken) * weight;
-        taken = k;
-        std::nth_element(table.begin(), table.begin() + static_cast<std::ptrdiff_t>(k), table.end());
-        cut = table[k];
-        break;
-      }
-      cuts.push_back(cut);
+      goals.push_back(goal);
     }
+    cuts = weighted_cuts(by_table, kPhiEntries * static_cast<double>(slots_.size()), goals, size);
   }
   ranges_.clear();
   std::uint32_t lo = 0;

@@ -98,6 +98,15 @@ double td_step(Eigen::VectorXd& w, Eigen::VectorXd& e, const Eigen::VectorXd& ph
 std::vector<double> next_range_shares(const std::vector<double>& shares, const std::vector<double>& seconds,
                                       const std::vector<double>& finish = {});
 
+// The n-tuple merge ranges' cuts (set_merge_ranges).  tables[t] lists the indices of the live
+// trace entries in table t (the tables in index order; an index may repeat), and an entry of
+// table t weighs 1 + phi_weight / tables[t].size().  For each goal (a fraction of the total
+// weight; the goals rise), the cut is the index of the first entry, in index order, that is not
+// taken, where entries are taken while the weight taken plus half of the entry's own stays below
+// goal x total; `size` if every entry is taken.  Reorders the indices within each table.
+std::vector<std::uint32_t> weighted_cuts(std::vector<std::vector<std::uint32_t>>& tables, double phi_weight,
+                                         const std::vector<double>& goals, std::uint32_t size);
+
 struct Episode {
   std::uint64_t game = 0;
   std::int64_t lines = 0;

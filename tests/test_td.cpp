@@ -3,6 +3,7 @@
 // independence of the thread count, exact resume mid-game, and short training runs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <random>
@@ -423,6 +424,67 @@ TEST(TdLearner, NextRangeSharesMakeTheRangesEndTogether) {
   EXPECT_NEAR(late[0], 0.75, 1e-12);
   EXPECT_EQ(next_range_shares({0.6, 0.4}, {1.0, 1.0}, {1.0, 0.0}), (std::vector<double>{0.6, 0.4}));
   EXPECT_EQ(next_range_shares({0.6, 0.4}, {1.0, 1.0}, {1.0}), (std::vector<double>{0.6, 0.4}));
+}
+
+// weighted_cuts against the walk it stands for: every entry, sorted by index, taken one by one
+// while the weight taken plus half of the entry's stays below the goal.  Random tables (some
+// empty, indices repeated), phi weights and goals; the two sum the weights in other orders, so a
+// cut may differ only where the goal falls within rounding of the midpoint of an entry the walk
+// decided at (such cuts are skipped: either side is right).
+TEST(TdLearner, WeightedCutsMatchTheSortedWalk) {
+  std::mt19937_64 draw(12);
+  int compared = 0, inside = 0;
+  for (int round = 0; round < 2000; ++round) {
+    const int count = 1 + static_cast<int>(draw() % 16);
+    const std::uint32_t span = 1 + static_cast<std::uint32_t>(draw() % 60);
+    std::vector<std::vector<std::uint32_t>> tables(static_cast<std::size_t>(count));
+    for (int t = 0; t < count; ++t) {
+      const std::size_t n = draw() % 4 == 0 ? 0 : draw() % 40;
+      for (std::size_t i = 0; i < n; ++i)
+        tables[static_cast<std::size_t>(t)].push_back(static_cast<std::uint32_t>(t * span + draw() % span));
+    }
+    const double phi_weight = static_cast<double>(draw() % 50);
+    std::vector<double> goals;
+    double goal = 0;
+    const int cuts = 1 + static_cast<int>(draw() % 3);
+    for (int r = 0; r < cuts; ++r) goals.push_back(goal += static_cast<double>(1 + draw() % 100) / (100.0 * cuts));
+    const std::uint32_t size = static_cast<std::uint32_t>(count) * span;
+    // The walk.
+    std::vector<std::pair<std::uint32_t, double>> entries;  // index, weight
+    double total = 0;
+    for (const auto& table : tables)
+      for (const std::uint32_t index : table) {
+        entries.emplace_back(index, 1.0 + phi_weight / static_cast<double>(table.size()));
+        total += entries.back().second;
+      }
+    std::sort(entries.begin(), entries.end());
+    std::vector<std::uint32_t> expected;
+    // How far each goal is from the midpoints of the entries the walk decided at: the first one
+    // not taken and the last one taken.
+    std::vector<double> midpoint_gap;
+    double upto = 0, last_midpoint = -1.0;
+    std::size_t i = 0;
+    for (const double g : goals) {
+      while (i < entries.size() && upto + entries[i].second / 2 < total * g) {
+        last_midpoint = upto + entries[i].second / 2;
+        upto += entries[i++].second;
+      }
+      expected.push_back(i < entries.size() ? entries[i].first : size);
+      double gap = std::abs(last_midpoint - total * g);
+      if (i < entries.size()) gap = std::min(gap, std::abs(upto + entries[i].second / 2 - total * g));
+      midpoint_gap.push_back(gap);
+    }
+    const std::vector<std::uint32_t> got = weighted_cuts(tables, phi_weight, goals, size);
+    ASSERT_EQ(got.size(), goals.size());
+    for (std::size_t r = 0; r < goals.size(); ++r) {
+      if (midpoint_gap[r] < 1e-9 * total) continue;  // a tie within rounding: either side is right
+      EXPECT_EQ(got[r], expected[r]) << "round " << round << " cut " << r;
+      ++compared;
+      inside += expected[r] != size && expected[r] != entries.front().first;
+    }
+  }
+  EXPECT_GT(compared, 3000);
+  EXPECT_GT(inside, 1000);  // most cuts fall between entries, not at either end
 }
 
 // The pacer may switch between several threads and one at any step, and each switch cuts the
