@@ -162,9 +162,10 @@ class TdLearner {
   };
   static constexpr std::uint32_t kRenumberAt = 1u << 31;  // update numbers stay below 2^32
   static constexpr std::int64_t kRebalanceSteps = 256;    // the merge ranges are cut again this often
-  // One merge range's part of a slot's n-tuple trace: entries [0, size) of the arrays, in the
-  // order they were made.  The arrays only grow (the replay writes every entry it makes room
-  // for before reading it), so a replayed update costs no allocation or clearing.
+  // One merge range's part of a slot's n-tuple trace: entries [0, size) of the arrays.  Their
+  // order changes no value (an update changes each weight once; ordered_trace sorts them): a
+  // re-cut moves entries between parts.  The arrays only grow (the replay writes every entry it
+  // makes room for before reading it), so a replayed update costs no allocation or clearing.
   struct alignas(64) TracePart {  // a cache line of its own: each range's thread writes its part
     std::vector<std::uint32_t> index;
     std::vector<double> value;
