@@ -325,8 +325,8 @@ void TdLearner::learn(Slot& s, double v_next, double reward, bool terminal) cons
 // changes `w` (w_ or a replica of it); with a log, it lists there every weight it may have
 // changed and their values after it.
 template <bool kParallel>
-double TdLearner::replay_range(std::size_t r, std::vector<double>& w, RangeLog* log, const Claim* played,
-                               std::int64_t epoch) {
+double TdLearner::merge_range(std::size_t r, std::vector<double>& w, RangeLog* log, const Claim* played,
+                              std::int64_t epoch) {
   const Range range = ranges_[r];
   const double decay = config_.gamma * config_.lambda;
   const std::size_t n = slots_.size();
@@ -420,11 +420,6 @@ double TdLearner::replay_range(std::size_t r, std::vector<double>& w, RangeLog* 
   range_finite_[r] = finite;
   if (kParallel) log->set_values(w);
   return waited;
-}
-
-double TdLearner::merge_range(std::size_t r, std::vector<double>& w, RangeLog* log, const Claim* played,
-                              std::int64_t epoch) {
-  return log ? replay_range<true>(r, w, log, played, epoch) : replay_range<false>(r, w, nullptr, nullptr, 0);
 }
 
 void TdLearner::RangeLog::append(const std::uint32_t* at, std::size_t count) {
@@ -636,9 +631,10 @@ void TdLearner::renumber(Slot& s, const std::vector<TraceEntry>& entries) const 
 // w_; any other is copied from w_ when its thread claims a slot (the caller's thread writes w_
 // only when no such copy can still be made: see `play` below), and a thread that has a stale
 // replica and plays no slot sits the rest of the step out.  Each range is replayed into the
-// copy of the thread that claims it, and its log goes into every other copy in use; w_ takes any log it missed after the region.  So
-// every copy holds w_'s values whenever a decision reads it, and a step's writes stay in the
-// cache of the thread that made them: only the logs cross, read in order.
+// copy of the thread that claims it, and its log goes into every other copy in use; w_ takes
+// any log it missed after the region.  So every copy holds w_'s values whenever a decision
+// reads it, and a step's writes stay in the cache of the thread that made them: only the logs
+// cross, read in order.
 void TdLearner::play_and_merge(std::size_t tasks) {
   const std::size_t n = slots_.size(), ranges = dense_ ? 0 : ranges_.size();
   if (tasks <= 1) {
@@ -646,7 +642,7 @@ void TdLearner::play_and_merge(std::size_t tasks) {
       slot->weights = &w_;
       advance(*slot);
     }
-    for (std::size_t r = 0; r < ranges; ++r) merge_range(r, w_, nullptr);
+    for (std::size_t r = 0; r < ranges; ++r) merge_range<false>(r, w_, nullptr, nullptr, 0);
     return;
   }
   stream_updates_ = true;
@@ -730,7 +726,7 @@ void TdLearner::play_and_merge(std::size_t tasks) {
       Finished finished{range_claims_[r], epoch};
       logs_[r].copy = copy;
       const auto start = std::chrono::steady_clock::now();
-      const double waited = merge_range(r, w, &logs_[r], slot_claims_.data(), epoch);
+      const double waited = merge_range<true>(r, w, &logs_[r], slot_claims_.data(), epoch);
       const auto end = std::chrono::steady_clock::now();
       logs_[r].seconds += std::chrono::duration<double>(end - start).count() - waited;
       logs_[r].finish += std::chrono::duration<double>(end - step_start).count();

@@ -216,12 +216,10 @@ class TdLearner {
   };
   void set_merge_ranges(int count);
   void share_ranges();
-  double merge_range(std::size_t r, std::vector<double>& w, RangeLog* log, const Claim* played = nullptr,
-                     std::int64_t epoch = 0);
-  // merge_range's code, made twice: for a parallel step (the range's log and the slots'
-  // claims) and for a serial one, so that neither carries the other's branches.
+  // Made twice: for a parallel step (with the range's log and the slots' claims) and for a
+  // serial one (log and played null), so that neither carries the other's branches.
   template <bool kParallel>
-  double replay_range(std::size_t r, std::vector<double>& w, RangeLog* log, const Claim* played, std::int64_t epoch);
+  double merge_range(std::size_t r, std::vector<double>& w, RangeLog* log, const Claim* played, std::int64_t epoch);
   std::vector<TraceEntry> ordered_trace(const Slot& s) const;
   void set_trace(Slot& s, const std::vector<TraceEntry>& entries) const;
   void renumber(Slot& s, const std::vector<TraceEntry>& entries) const;
