@@ -145,10 +145,11 @@ struct alignas(64) TdLearner::Slot {
   // The n-tuple network's trace, one part per merge range (TdLearner::ranges_); the merge
   // brings it up to date by replaying this step's updates (TdLearner::merge_range).
   std::vector<TracePart> trace;
-  std::vector<std::int32_t> trace_slot;  // (n) entry of an index in its range's part, or -1
+  // Both in TdLearner::slot_arrays_, for the n-tuple network (null for linear models):
+  std::int32_t* trace_slot = nullptr;  // (n) entry of an index in its range's part, or -1
   // (n) the number of the update that made an index's entry: the trace lists its entries by
   // (born, tuple), which puts the parts back in one order (ordered_trace).
-  std::vector<std::uint32_t> born;
+  std::uint32_t* born = nullptr;
   alignas(64) std::uint64_t game = 0;  // from here on, only the slot's player reads or writes
   PieceStream stream;
   Board board;
@@ -261,6 +262,23 @@ TdLearner::TdLearner(const TdConfig& config, FeatureKernel kernel)
     start_game(*slot, static_cast<std::uint64_t>(s));
     slots_.push_back(std::move(slot));
   }
+  slot_arrays_ = slot_arrays(slots_);
+}
+
+// Gives each slot of the n-tuple network its trace_slot (every entry -1) and born (0) arrays,
+// all in one block of big pages, and returns the block.
+BigPages TdLearner::slot_arrays(const std::vector<std::unique_ptr<Slot>>& slots) const {
+  if (dense_) return {};
+  const std::size_t n = w_.size(), count = slots.size();
+  BigPages block(count * n * (sizeof(std::int32_t) + sizeof(std::uint32_t)));  // zeroed
+  auto* const trace_slots = static_cast<std::int32_t*>(block.data());
+  auto* const borns = reinterpret_cast<std::uint32_t*>(trace_slots + count * n);
+  std::fill(trace_slots, trace_slots + count * n, -1);
+  for (std::size_t k = 0; k < count; ++k) {
+    slots[k]->trace_slot = trace_slots + k * n;
+    slots[k]->born = borns + k * n;
+  }
+  return block;
 }
 
 TdLearner::~TdLearner() = default;
@@ -280,11 +298,7 @@ void TdLearner::start_game(Slot& s, std::uint64_t game) const {
   s.placed = s.lines = 0;
   s.dense_trace.assign(dense_ ? w_.size() : 0, 0.0);
   if (s.dense_pending.size() != s.dense_trace.size()) s.dense_pending.assign(s.dense_trace.size(), 0.0);
-  if (!dense_ && s.trace_slot.size() != w_.size()) {  // a new slot
-    s.trace_slot.assign(w_.size(), -1);
-    s.born.assign(w_.size(), 0);
-    s.trace.assign(ranges_.size(), {});
-  }
+  if (!dense_ && s.trace.empty()) s.trace.assign(ranges_.size(), {});  // a new slot
 }
 
 // The slot's next game, in a step: the n-tuple trace empties at this point of the replay.
@@ -355,8 +369,8 @@ double TdLearner::merge_range(std::size_t r, std::vector<double>& w, RangeLog* l
       prefetch_lines(s.update_index.data(), s.phi_count * 4);
     }
     TracePart& part = s.trace[r];
-    std::int32_t* at_slot = s.trace_slot.data();
-    std::uint32_t* born = s.born.data();
+    std::int32_t* at_slot = s.trace_slot;
+    std::uint32_t* born = s.born;
     // The weights this slot changes: its entries now and every one the updates make.
     if (kParallel && s.update_count > 0)
       log->append(part.index.data(), part.size);
@@ -837,9 +851,11 @@ void TdLearner::restore(const Json& j) {
     throw InputError("slots: expected " + std::to_string(slots_.size()) + " (one per game of a step)");
   const Geometry g = config_.rules.geometry;
   std::vector<std::unique_ptr<Slot>> restored;
+  for (std::size_t i = 0; i < slots_.size(); ++i) restored.push_back(std::make_unique<Slot>());
+  BigPages arrays = slot_arrays(restored);
   for (std::size_t i = 0; i < slots_.size(); ++i) {
     const Json& js = slots[i];
-    auto s = std::make_unique<Slot>();  // start_game sizes its traces
+    Slot* const s = restored[i].get();  // start_game sizes its traces
     start_game(*s, static_cast<std::uint64_t>(opt::json_integer(member(js, "game"), 0, kGameLimit, "slots.game")));
     const Json& st = member(js, "stream");
     if (!st.is_array() || st.size() != 4 || !st[0].is_number_unsigned() || !st[1].is_number_unsigned())
@@ -883,7 +899,6 @@ void TdLearner::restore(const Json& j) {
       set_trace(*s, entries);
       renumber(*s, entries);
     }
-    restored.push_back(std::move(s));
   }
   // Nothing is changed until everything has been read.
   w_ = std::move(w);
@@ -898,6 +913,7 @@ void TdLearner::restore(const Json& j) {
   lines_ = count(j, "lines");
   episodes_ = count(j, "episodes");
   steps_ = count(j, "steps");
+  slot_arrays_ = std::move(arrays);
   for (std::size_t i = 0; i < slots_.size(); ++i) {
     attach_searcher(*restored[i]);
     slots_[i] = std::move(restored[i]);

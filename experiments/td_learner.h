@@ -49,6 +49,7 @@
 #include <utility>
 #include <vector>
 
+#include "big_pages.h"
 #include "index_pool.h"
 #include "parallel_play.h"
 #include "random.h"
@@ -231,6 +232,7 @@ class TdLearner {
   void start_game(Slot& s, std::uint64_t game) const;
   void learn(Slot& s, double v_next, double reward, bool terminal) const;
   void attach_searcher(Slot& s) const;
+  BigPages slot_arrays(const std::vector<std::unique_ptr<Slot>>& slots) const;
 
   TdConfig config_;
   FeatureKernel kernel_;
@@ -238,6 +240,7 @@ class TdLearner {
   bool dense_;  // linear models: every weight is active, traces are dense
   std::vector<double> w_;
   std::vector<std::unique_ptr<Slot>> slots_;
+  BigPages slot_arrays_;  // n-tuple network: every slot's trace_slot, then every slot's born
   std::unique_ptr<IndexPool> pool_;
   int pool_threads_ = -1;        // as asked (0: every core)
   int pool_threads_count_ = 1;   // as run
