@@ -11,12 +11,11 @@ bool stderr_is_terminal() { return isatty(STDERR_FILENO) == 1; }
 ProgressLine::ProgressLine(std::function<std::string()> render, std::chrono::milliseconds period,
                            std::chrono::milliseconds log_period)
     : render_(std::move(render)), terminal_(stderr_is_terminal()) {
-  // Waits `d` in short steps (a stop ends the wait); true unless stopped.
+  // Waits `d` or until the destructor stops the thread, which it wakes at once; true unless
+  // stopped.  (A sleep in short steps made every run's end wait out up to one step.)
   const auto wait = [this](std::chrono::milliseconds d) {
-    constexpr auto kStep = std::chrono::milliseconds(25);
-    for (auto waited = std::chrono::milliseconds(0); waited < d && !stop_.load(); waited += kStep)
-      std::this_thread::sleep_for(std::min(kStep, d - waited));
-    return !stop_.load();
+    std::unique_lock lock(mu_);
+    return !wake_.wait_for(lock, d, [this] { return stop_; });
   };
   if (terminal_) {
     thread_ = std::thread([this, period, wait] {
@@ -36,7 +35,11 @@ ProgressLine::ProgressLine(std::function<std::string()> render, std::chrono::mil
 }
 
 ProgressLine::~ProgressLine() {
-  stop_ = true;
+  {
+    std::lock_guard lock(mu_);
+    stop_ = true;
+  }
+  wake_.notify_all();
   thread_.join();
   if (!terminal_) return;
   std::fprintf(stderr, "\r\033[K");

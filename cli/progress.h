@@ -2,10 +2,11 @@
 // elsewhere (a log file, nohup) a plain line now and then, so that a long run shows it is alive.
 #pragma once
 
-#include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <functional>
+#include <mutex>
 #include <string>
 #include <thread>
 
@@ -24,7 +25,9 @@ class ProgressLine {
 
  private:
   std::function<std::string()> render_;
-  std::atomic<bool> stop_{false};
+  std::mutex mu_;
+  std::condition_variable wake_;  // the destructor's stop
+  bool stop_ = false;             // under mu_
   bool terminal_ = false;
   std::thread thread_;
 };

@@ -60,8 +60,7 @@ TEST(ProgressLine, ARunShorterThanOneLogPeriodWritesNothingAndStopsAtOnce) {
     ProgressLine line([&] { return "step " + std::to_string(++calls); }, std::chrono::milliseconds(1),
                       std::chrono::minutes(10));
   });
-  // The helper thread checks for a stop between short sleeps, so the destructor does not wait
-  // out the ten-minute period (the bound leaves room for a sanitizer build on a busy host).
+  // The destructor wakes the helper thread, so it does not wait out the ten-minute period (the bound leaves room for a sanitizer build on a busy host).
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::minutes(1));
   EXPECT_EQ(calls.load(), 0);
   EXPECT_EQ(text, "");
