@@ -6,8 +6,10 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <random>
+#include <sstream>
 
 #include "evaluator.h"
 #include "ntuple.h"
@@ -215,6 +217,40 @@ TEST(NTupleFile, RoundTripIsExact) {
   EXPECT_EQ(q.network->geometry().height, 10);
   EXPECT_TRUE(q.reward_lines);
   EXPECT_EQ(q.name, "net");
+}
+
+// The weight lines are written with std::to_chars; the reference is the ostream of precision 17
+// that wrote them before (the files stay byte for byte the same).  Weights from random bit
+// patterns: every exponent, subnormals, negative values and integers.
+TEST(NTupleFile, WeightLinesAreWhatAStreamOfPrecision17Writes) {
+  std::mt19937_64 rng(11);
+  for (int round = 0; round < 20; ++round) {
+    auto net = std::make_shared<NTupleNetwork>(Geometry{10, 20});
+    for (int i = 0; i < 2000; ++i) {
+      double w = 0;
+      const std::uint64_t bits = rng();
+      switch (rng() % 4) {
+        case 0: std::memcpy(&w, &bits, sizeof w); break;  // any finite double
+        case 1: w = std::ldexp(static_cast<double>(static_cast<std::int64_t>(bits >> 11)) - 0x1p52, -60); break;
+        case 2: w = static_cast<double>(static_cast<std::int32_t>(bits)); break;
+        default: w = std::ldexp(1.0 + static_cast<double>(bits >> 12) * 0x1p-52, static_cast<int>(bits % 2200) - 1100);
+      }
+      if (!std::isfinite(w)) w = -0.5;
+      net->weights()[rng() % net->size()] = w;
+    }
+    Policy p;
+    p.name = "net";
+    p.network = net;
+    const std::string text = format_ntuple_policy(p);
+    std::ostringstream lines;
+    lines.precision(17);
+    for (std::size_t i = 0; i < net->size(); ++i)
+      if (net->weights()[i] != 0.0) lines << i << ' ' << net->weights()[i] << '\n';
+    const std::size_t at = text.find("\nentries ");
+    ASSERT_NE(at, std::string::npos);
+    const std::size_t from = text.find('\n', at + 1) + 1;
+    EXPECT_EQ(text.substr(from), lines.str() + "end\n") << round;
+  }
 }
 
 TEST(NTupleFile, Errors) {
