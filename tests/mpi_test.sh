@@ -3,7 +3,9 @@
 # - `play` gives the same games as one process (every field but timing and `ranks`);
 # - `compare` gives the same report numbers and run files as one process;
 # - a compare whose rank 1 is killed with SIGKILL mid-run resumes on one process with the
-#   numbers of the uninterrupted run, and one killed on one process resumes on 2 ranks.
+#   numbers of the uninterrupted run, and one killed on one process resumes on 2 ranks;
+# - the program does not link Open MPI, and stops with a clear error under mpirun if its
+#   backend, tetrisbench-mpi.so, is not beside it.
 # Usage: mpi_test.sh PATH/TO/tetrisbench PATH/TO/tiny-compare.toml
 set -u
 bin=$1 config=$2
@@ -116,6 +118,20 @@ same_folders "$work/c1" "$work/k1" && echo "ok: killed on 1 process, resumed on 
 
 # --- no MPI launcher: rank 0 alone, no ranks field, as before.
 grep -q '"ranks"' "$work/one.json" && fail "a single process reports ranks"
+
+# --- Open MPI only under a launcher: the program does not link it (the backend, a module beside
+# it, does), and without that module a launched run stops with a clear error.
+ldd "$bin" | grep -q 'libmpi' && fail "tetrisbench links Open MPI itself"
+[ -f "$(dirname "$bin")/tetrisbench-mpi.so" ] || fail "no tetrisbench-mpi.so beside $bin"
+mkdir -p "$work/alone"
+cp "$bin" "$work/alone/tetrisbench"
+if mpi 1 "$work/alone/tetrisbench" play --policy bcts --board 10x12 --games 2 --seed 1 >"$work/alone.out" \
+  2>"$work/alone.log"; then
+  fail "mpirun of a tetrisbench without its backend exited 0"
+else
+  grep -q "started by an MPI launcher, but the MPI backend did not load" "$work/alone.log" ||
+    { fail "no clear error without the backend"; cat "$work/alone.log"; }
+fi
 
 [ "$failures" -eq 0 ] && echo "mpi_test: all passed"
 exit $((failures > 0))
