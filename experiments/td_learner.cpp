@@ -361,13 +361,23 @@ double TdLearner::merge_range(std::size_t r, std::vector<double>& w, RangeLog* l
     prefetch_lines(s.updates.data(), std::min<std::size_t>(s.update_count * sizeof(Update), 256));
     prefetch_lines(s.update_index.data(), std::min<std::size_t>(s.phi_count * 4, 256));
   }
+  // The rest of a slot's lists, which were written past the caches (add_update), are fetched one
+  // slot ahead of the walk: when the walk reaches slot i it starts fetching slot i + 1's, if it
+  // has been played by then (else when the walk gets to it).
+  std::size_t fetched = 0;  // slots whose whole lists are being fetched: [0, fetched)
+  const auto fetch = [&](std::size_t i) {
+    const Slot& s = *slots_[i];
+    prefetch_lines(s.updates.data(), s.update_count * sizeof(Update));
+    prefetch_lines(s.update_index.data(), s.phi_count * 4);
+    fetched = i + 1;
+  };
   for (std::size_t i = 0; i < n; ++i) {
-    if (kParallel) waited += wait_until_done(played[i].done, epoch);
-    Slot& s = *slots_[i];
-    if (kParallel) {  // the rest of its lists, which were written past the caches (add_update)
-      prefetch_lines(s.updates.data(), s.update_count * sizeof(Update));
-      prefetch_lines(s.update_index.data(), s.phi_count * 4);
+    if (kParallel) {
+      waited += wait_until_done(played[i].done, epoch);
+      if (fetched <= i) fetch(i);
+      if (i + 1 < n && is_played(i + 1)) fetch(i + 1);
     }
+    Slot& s = *slots_[i];
     TracePart& part = s.trace[r];
     std::int32_t* at_slot = s.trace_slot;
     std::uint32_t* born = s.born;
