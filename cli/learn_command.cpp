@@ -93,7 +93,7 @@ Policy save_outputs(const LearnOptions& o, const td::TdConfig& config, const td:
   Policy policy = run.learner->policy("learn-" + label + "-seed" + std::to_string(o.seed));
   policy.rules = rule_set_name(config.rules);
   policy.source = "tetrisbench learn, " + td::to_json(config).dump();
-  write_file_atomically(o.out, format_policy(policy));
+  write_file_atomically(o.out, [&policy](const ContentSink& sink) { write_policy(policy, sink); });
   if (!o.log.empty()) write_file_atomically(o.log, period_csv(run.records));
   return policy;
 }

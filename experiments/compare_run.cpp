@@ -315,7 +315,7 @@ Json finish_run(const ExperimentConfig& c, int spec_index, int run, const std::s
   Json held = Json::object();
   for (Geometry g : c.heldout_boards)
     held[size_name(g)] = heldout_json(heldout_games(final, c, g, threads, kernel));
-  write_file_atomically((dir / "final.policy").string(), format_policy(final));
+  write_file_atomically((dir / "final.policy").string(), [&final](const ContentSink& sink) { write_policy(final, sink); });
   Json result = {{"label", spec.label},
                  {"optimizer", spec.optimizer},
                  {"features", spec.features},

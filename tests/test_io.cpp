@@ -276,6 +276,36 @@ TEST_F(IoTest, AFailedWriteLeavesTheTargetAndNoTemporary) {
   EXPECT_EQ(temporaries_under(dir_), "");
 }
 
+TEST_F(IoTest, WritesTheProducersPiecesInOrder) {
+  spit(at("out.txt"), "old");
+  tb::write_file_atomically(at("out.txt"), [](const tb::ContentSink& sink) {
+    sink("first ");
+    sink("");
+    sink(std::string(100000, 'y'));
+    sink(" last");
+  });
+  EXPECT_EQ(slurp(at("out.txt")), "first " + std::string(100000, 'y') + " last");
+  EXPECT_EQ(names_in(dir_), std::set<std::string>{"out.txt"});
+}
+
+TEST_F(IoTest, AProducerThatThrowsLeavesTheTargetAndNoTemporary) {
+  spit(at("existing.txt"), "old");
+  const auto half_then_throw = [](const tb::ContentSink& sink) {
+    sink("half of the new contents");
+    throw std::runtime_error("the producer failed");
+  };
+  try {
+    tb::write_file_atomically(at("existing.txt"), half_then_throw);
+    ADD_FAILURE() << "no exception";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()), "the producer failed");
+  }
+  EXPECT_EQ(slurp(at("existing.txt")), "old");
+  EXPECT_THROW(tb::write_file_atomically(at("new.txt"), half_then_throw), std::runtime_error);
+  EXPECT_EQ(names_in(dir_), std::set<std::string>{"existing.txt"});
+  EXPECT_EQ(temporaries_under(dir_), "");
+}
+
 // ---- check_writable ----------------------------------------------------------------------
 
 TEST_F(IoTest, CheckWritableAcceptsNewAndRegularFiles) {

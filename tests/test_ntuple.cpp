@@ -226,7 +226,7 @@ TEST(NTupleFile, WeightLinesAreWhatAStreamOfPrecision17Writes) {
   std::mt19937_64 rng(11);
   for (int round = 0; round < 20; ++round) {
     auto net = std::make_shared<NTupleNetwork>(Geometry{10, 20});
-    for (int i = 0; i < 2000; ++i) {
+    for (int i = 0; i < 6000; ++i) {  // about 150 KB of lines: write_ntuple_policy's 64 KB pieces
       double w = 0;
       const std::uint64_t bits = rng();
       switch (rng() % 4) {
@@ -250,7 +250,29 @@ TEST(NTupleFile, WeightLinesAreWhatAStreamOfPrecision17Writes) {
     ASSERT_NE(at, std::string::npos);
     const std::size_t from = text.find('\n', at + 1) + 1;
     EXPECT_EQ(text.substr(from), lines.str() + "end\n") << round;
+    EXPECT_GT(text.size(), std::size_t{2} << 16);
   }
+}
+
+// The file in pieces: each at most 64 KB and one line more, the lines whole, and together the
+// same text as format_ntuple_policy (which is made from them, and checked above).
+TEST(NTupleFile, WritesInPiecesOfWholeLines) {
+  auto net = std::make_shared<NTupleNetwork>(Geometry{10, 20});
+  for (std::size_t i = 0; i < net->size(); i += 7) net->weights()[i] = -1.0 / static_cast<double>(i + 3);  // 1/3 MB
+  Policy p;
+  p.name = "pieces";
+  p.network = net;
+  std::vector<std::string> pieces;
+  write_ntuple_policy(p, [&](std::string_view piece) { pieces.emplace_back(piece); });
+  ASSERT_GE(pieces.size(), 5u);
+  std::string joined;
+  for (const std::string& piece : pieces) {
+    EXPECT_LE(piece.size(), (std::size_t{1} << 16) + 64);
+    EXPECT_TRUE(piece.empty() || piece.back() == '\n');
+    joined += piece;
+  }
+  EXPECT_EQ(joined, format_ntuple_policy(p));
+  EXPECT_NO_THROW(parse_ntuple_policy(joined, "pieces"));
 }
 
 TEST(NTupleFile, Errors) {

@@ -112,22 +112,39 @@ void check_writable(const std::string& path, std::string_view flag) {
 }
 
 void write_file_atomically(const std::string& path, std::string_view contents) {
+  write_file_atomically(path, [contents](const ContentSink& sink) { sink(contents); });
+}
+
+void write_file_atomically(const std::string& path, const std::function<void(const ContentSink&)>& produce) {
   static std::atomic<unsigned> counter{0};
   check_replaceable(path, "output");
   const std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
+  bool removed = false;  // the temporary file, once: its name may be taken again after that
+  const auto remove_tmp = [&] {
+    if (!removed) ::unlink(tmp.c_str());
+    removed = true;
+  };
   const auto fail = [&](const char* what, int err) {
-    ::unlink(tmp.c_str());
+    remove_tmp();
     throw RunError(std::string("cannot ") + what + " '" + path + "': " + std::strerror(err));
   };
   {
     // O_EXCL: never write through something that appeared at the temporary name.
     Fd f{::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666)};
     if (f.fd < 0) throw RunError("cannot write '" + path + "': " + std::strerror(errno));
-    for (std::size_t done = 0; done < contents.size();) {
-      const ssize_t n = ::write(f.fd, contents.data() + done, contents.size() - done);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) fail("write", n < 0 ? errno : ENOSPC);
-      done += static_cast<std::size_t>(n);
+    const ContentSink sink = [&](std::string_view piece) {
+      for (std::size_t done = 0; done < piece.size();) {
+        const ssize_t n = ::write(f.fd, piece.data() + done, piece.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) fail("write", n < 0 ? errno : ENOSPC);
+        done += static_cast<std::size_t>(n);
+      }
+    };
+    try {
+      produce(sink);
+    } catch (...) {
+      remove_tmp();
+      throw;
     }
     if (::fsync(f.fd) != 0) fail("write", errno);
     const int fd = f.fd;
@@ -138,7 +155,7 @@ void write_file_atomically(const std::string& path, std::string_view contents) {
   try {
     check_replaceable(path, "output");
   } catch (...) {
-    ::unlink(tmp.c_str());
+    remove_tmp();
     throw;
   }
   if (::rename(tmp.c_str(), path.c_str()) != 0) fail("rename into", errno);

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -34,6 +35,13 @@ void check_writable(const std::string& path, std::string_view flag);
 // replaced, RunError (one line, with the path) if writing fails; either way the
 // target is unchanged and no temporary file is left.
 void write_file_atomically(const std::string& path, std::string_view contents);
+
+// Receives consecutive pieces of a file's contents.
+using ContentSink = std::function<void(std::string_view)>;
+// The same, with the contents handed over in pieces: `produce` passes them to its sink in order,
+// so a large file needs no buffer of its own size (every new page of such a buffer costs a page
+// fault).  If produce throws, its exception reaches the caller and nothing is left, as above.
+void write_file_atomically(const std::string& path, const std::function<void(const ContentSink&)>& produce);
 
 // True if the two paths name the same file, existing or not (symlinks resolved).
 bool same_file(const std::string& a, const std::string& b);

@@ -70,6 +70,14 @@ Policy parse_policy(std::string_view text, std::string_view origin) {
   return p;
 }
 
+void write_policy(const Policy& p, const std::function<void(std::string_view)>& sink) {
+  if (p.network) {
+    write_ntuple_policy(p, sink);
+  } else {
+    sink(format_policy(p));
+  }
+}
+
 std::string format_policy(const Policy& p) {
   if (p.network) return format_ntuple_policy(p);
   std::ostringstream out;

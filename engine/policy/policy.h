@@ -15,6 +15,7 @@
 // (engine/policy/ntuple_file.h); load_policy() reads both.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -48,6 +49,9 @@ struct PolicyError : InputError {
 // `origin` names the file in messages.  Throws PolicyError.
 Policy parse_policy(std::string_view text, std::string_view origin);
 std::string format_policy(const Policy& p);
+// format_policy's text, passed to `sink` in consecutive pieces (an n-tuple network's file in
+// pieces of about 64 KB, so that writing it needs no buffer of its size).
+void write_policy(const Policy& p, const std::function<void(std::string_view)>& sink);
 
 // "bcts", or "ntuple-v1" for an n-tuple network.
 std::string feature_label(const Policy& p);
