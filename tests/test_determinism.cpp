@@ -125,12 +125,14 @@ TEST(Determinism, ProgressCountsEveryGameAndPiece) {
   config.rules.geometry = {10, 10};
   config.seed = 3;
   config.max_pieces = 500;
-  PlayProgress progress;
-  const auto r = play_games(load_policy("dellacherie"), config, 10, 2, kKernel, &progress);
-  std::int64_t pieces = 0;
-  for (const auto& g : r) pieces += g.pieces;
-  EXPECT_EQ(progress.games_done.load(), 10);
-  EXPECT_EQ(progress.pieces_done.load(), pieces);
+  for (int threads : {1, 2}) {  // one thread plays without oneTBB (parallel_play.cpp)
+    PlayProgress progress;
+    const auto r = play_games(load_policy("dellacherie"), config, 10, threads, kKernel, &progress);
+    std::int64_t pieces = 0;
+    for (const auto& g : r) pieces += g.pieces;
+    EXPECT_EQ(progress.games_done.load(), 10) << threads;
+    EXPECT_EQ(progress.pieces_done.load(), pieces) << threads;
+  }
 }
 
 TEST(Determinism, SeedChangesTheRun) {

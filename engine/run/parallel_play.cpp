@@ -67,6 +67,16 @@ std::vector<GameResult> play_population_range(std::span<const Policy> policies, 
   for (const Policy& p : policies) check_dimension(p, config.rules.geometry);
   const std::int64_t total = end - begin;
   std::vector<GameResult> results(static_cast<std::size_t>(total));
+  if (threads == 1) {
+    // The blocks one after another on this thread, without oneTBB: a task arena costs about 3 ms
+    // of a process's CPU the first time (its allocator's library, page faults), a large part of a
+    // short run such as `play --max-pieces 1`.
+    const std::int64_t grain = block_games(total, 1);
+    for (std::int64_t b = begin; b < end; b += grain)
+      run_block(b, std::min(end, b + grain), begin, games_per_policy, first_stream, policies, config, kernel,
+                progress, results);
+    return results;
+  }
   tbb::task_arena arena(thread_count(threads));
   arena.execute([&] {
     tbb::parallel_for(

@@ -1,6 +1,6 @@
-// Plays the games of a run in parallel on oneTBB.  Game g is a pure function of
-// (policy, config, g), and its result lands in slot g, so the output is identical for any
-// thread count.
+// Plays the games of a run in parallel on oneTBB (on one thread, without it).  Game g is a pure
+// function of (policy, config, g), and its result lands in slot g, so the output is identical
+// for any thread count.
 #pragma once
 
 #include <atomic>
