@@ -67,24 +67,22 @@ std::vector<GameResult> play_population_range(std::span<const Policy> policies, 
   for (const Policy& p : policies) check_dimension(p, config.rules.geometry);
   const std::int64_t total = end - begin;
   std::vector<GameResult> results(static_cast<std::size_t>(total));
+  const auto play_block = [&](std::int64_t from, std::int64_t to) {
+    run_block(from, to, begin, games_per_policy, first_stream, policies, config, kernel, progress, results);
+  };
+  const std::int64_t grain = block_games(total, thread_count(threads));
   if (threads == 1) {
     // The blocks one after another on this thread, without oneTBB: a task arena costs about 3 ms
     // of a process's CPU the first time (its allocator's library, page faults), a large part of a
     // short run such as `play --max-pieces 1`.
-    const std::int64_t grain = block_games(total, 1);
-    for (std::int64_t b = begin; b < end; b += grain)
-      run_block(b, std::min(end, b + grain), begin, games_per_policy, first_stream, policies, config, kernel,
-                progress, results);
+    for (std::int64_t b = begin; b < end; b += grain) play_block(b, std::min(end, b + grain));
     return results;
   }
   tbb::task_arena arena(thread_count(threads));
   arena.execute([&] {
     tbb::parallel_for(
-        tbb::blocked_range<std::int64_t>(begin, end, block_games(total, thread_count(threads))),
-        [&](const tbb::blocked_range<std::int64_t>& r) {
-          run_block(r.begin(), r.end(), begin, games_per_policy, first_stream, policies, config, kernel,
-                    progress, results);
-        },
+        tbb::blocked_range<std::int64_t>(begin, end, grain),
+        [&](const tbb::blocked_range<std::int64_t>& r) { play_block(r.begin(), r.end()); },
         tbb::simple_partitioner{});
   });
   return results;
