@@ -35,6 +35,12 @@
 # build's bench/bench_handoff (if built) gives a cache line's round trip between CPUs 0 and 1,
 # before and after the row's runs.  At the end, the current build's medians give two ratios
 # within it: greedy-bcts-avx2 over greedy-bcts-avx512, and ntuple-learn-2t over ntuple-learn.
+# With both learn rows (ntuple-learn first, as in the default order), right after
+# ntuple-learn-2t it measures the host's ceiling for that ratio, N times: two copies of
+# ntuple-learn at once, one pinned to each of the first two online CPUs (the pieces of both per
+# wall-second until both end, over ntuple-learn's median).  Two independent processes share
+# nothing and run their start and exit in parallel too, so a 2-thread learner will not beat
+# it in practice; it shows what the host takes away when both CPUs work at once.
 # Exit status: 0 done, 1 MISMATCH or a failed run, 2 bad usage or REV does not build.
 # Example: scripts/speed-vs.sh --workloads greedy-bcts,bm-decide --pairs 5 HEAD~3
 set -euo pipefail
@@ -351,6 +357,30 @@ for b in d.get("benchmarks", []):
 print("missing")
 '
 
+# The host's ceiling: two one-thread runs at once, one pinned to each of the first two CPUs of
+# the list argv[1] ("0-1,4").  argv: CPUS OUT_A ERR_A OUT_B ERR_B CMD_A... ::pair:: CMD_B...
+# Prints "status_a status_b wall_seconds", or "skip" with fewer than two CPUs.
+py_pair='
+import subprocess, sys, time
+cpus = []
+for part in sys.argv[1].split(","):
+    lo, _, hi = part.partition("-")
+    cpus += range(int(lo), int(hi or lo) + 1)
+if len(cpus) < 2:
+    print("skip"); sys.exit(0)
+rest = sys.argv[6:]
+cut = rest.index("::pair::")
+cmds = [rest[:cut], rest[cut + 1:]]
+files = [(sys.argv[2], sys.argv[3]), (sys.argv[4], sys.argv[5])]
+t0 = time.perf_counter()
+procs = []
+for cpu, cmd, (out, err) in zip(cpus[:2], cmds, files):
+    with open(out, "wb") as fo, open(err, "wb") as fe:
+        procs.append(subprocess.Popen(["taskset", "-c", str(cpu)] + cmd, stdin=subprocess.DEVNULL, stdout=fo, stderr=fe))
+codes = [p.wait() for p in procs]
+print(codes[0], codes[1], "%.6f" % (time.perf_counter() - t0))
+'
+
 first_line() { head -n 1 "$1" | cut -c 1-100; }
 
 # One run of the current workload on side old|new.  Sets: r_value (the measured number),
@@ -465,11 +495,53 @@ echo "ratio: median over the pairs of new speed / old speed (>1: new is faster);
 echo
 printf '%-20s %-14s %-*s %-*s %7s  %s\n' workload unit "$colw" "old $old_short" "$colw" "new $new_short" ratio range
 
+# The host's ceiling for the 2-thread/1-thread ratio (see the header), run right after the
+# ntuple-learn-2t row: pairs runs of two one-thread learners at once, each of which must learn
+# ntuple-learn's weights.
+host_ceiling() {
+  local saved_weights=$weights pair_speeds=() pair_note="" args_a args_b measure st_a st_b wall
+  local pieces_both side line sig_a sig_b p
+  for ((p = 1; p <= pairs; p++)); do
+    echo "$me: host ceiling pair $p/$pairs" >&2
+    weights=$tmp/run/pair-a.policy; set_workload ntuple-learn; args_a=("${args[@]}")
+    weights=$tmp/run/pair-b.policy; set_workload ntuple-learn; args_b=("${args[@]}")
+    rm -f -- "$tmp/run/pair-a.policy" "$tmp/run/pair-b.policy"
+    measure=$("$py" -c "$py_pair" "$all_cpus" "$tmp/run/pair-a.out" "$tmp/run/pair-a.err" \
+      "$tmp/run/pair-b.out" "$tmp/run/pair-b.err" "$new_bin" "${args_a[@]}" ::pair:: "$new_bin" "${args_b[@]}")
+    if [ "$measure" = skip ]; then pair_note="skipped: fewer than two online CPUs"; break; fi
+    read -r st_a st_b wall <<<"$measure"
+    if [ "$st_a" != 0 ] || [ "$st_b" != 0 ]; then
+      pair_note="FAILED: exit $st_a and $st_b"; status=1; break
+    fi
+    pieces_both=0
+    for side in a b; do
+      line=$(grep -m1 -E '^trained on [0-9]+ pieces' "$tmp/run/pair-$side.out" || true)
+      [[ $line =~ ^trained\ on\ ([0-9]+)\ pieces ]] && pieces_both=$((pieces_both + BASH_REMATCH[1]))
+    done
+    sig_a=weights=$(sha256sum <"$tmp/run/pair-a.policy" 2>/dev/null | cut -c 1-16 || true)
+    sig_b=weights=$(sha256sum <"$tmp/run/pair-b.policy" 2>/dev/null | cut -c 1-16 || true)
+    if [ "$sig_a" != "$learn_ref" ] || [ "$sig_b" != "$learn_ref" ] || [ "$pieces_both" -eq 0 ]; then
+      pair_note="MISMATCH: the two runs did not learn ntuple-learn's weights (or printed no piece count)"
+      mismatches+=(host-ceiling) status=1; break
+    fi
+    pair_speeds+=("$(awk -v p="$pieces_both" -v s="$wall" 'BEGIN { printf "%.6f", p / (s > 1e-6 ? s : 1e-6) / 1000 }')")
+  done
+  weights=$saved_weights
+  if [ -n "$pair_note" ]; then
+    printf '%-20s %s\n' "host-ceiling" "$pair_note"
+  else
+    new_median[host-ceiling]=$(printf '%s\n' "${pair_speeds[@]}" | sort -g | awk '
+      { v[NR] = $1 } END { printf "%.6f", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
+    printf '%-20s %-14s %-*s %s\n' host-ceiling kpieces/wall-s "$colw" "$(fmt_values 1 "${pair_speeds[@]}")" \
+      "(new build only: two ntuple-learn runs at once, one per CPU; both learned the same weights)"
+  fi
+}
+
 # --- the runs ---------------------------------------------------------------------------------
 # Warm the page cache for both binaries.
 "$old_bin" --version >/dev/null 2>&1 || true
 "$new_bin" --version >/dev/null 2>&1 || true
-status=0 mismatches=() index=0
+status=0 mismatches=() index=0 learn_ref=""
 declare -A new_median=()
 for w in "${workloads[@]}"; do
   index=$((index + 1))
@@ -530,11 +602,16 @@ for w in "${workloads[@]}"; do
   if [ "$okernel" != "$nkernel" ]; then
     printf '%-20s note: kernels differ (old %s, new %s)\n' "" "$okernel" "$nkernel"
   fi
+  [ "$w" != ntuple-learn ] || learn_ref=$ref_sig
   [ "$counted" -eq 0 ] || new_median[$w]=$(printf '%s\n' "${news[@]}" | sort -g | awk '
     { v[NR] = $1 } END { printf "%.6f", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
   if [ "$kind" = learn-wall ]; then
     printf '%-20s BM_Handoff (a cache line'"'"'s round trip between CPUs 0 and 1): %s before, %s after\n' "" \
       "${handoff_before:-n/a}" "$(handoff_ns)"
+  fi
+  if [ "$w" = ntuple-learn-2t ] && [ -z "$bad_sig" ] && [ -n "${new_median[ntuple-learn]:-}" ] &&
+    [ -n "${new_median[ntuple-learn-2t]:-}" ] && [ -n "$all_cpus" ]; then
+    host_ceiling
   fi
   if [ -n "$bad_sig" ]; then
     printf '%-20s MISMATCH!!! the runs did different work, the ratio does not count: %s\n' "" "$bad_sig"
@@ -554,6 +631,8 @@ if [ ${#new_median[@]} -gt 0 ]; then
   same_build "greedy-bcts-avx2 / greedy-bcts-avx512" greedy-bcts-avx2 greedy-bcts-avx512 "target >= 0.75"
   same_build "ntuple-learn-2t (per wall-s) / ntuple-learn (per CPU-s)" ntuple-learn-2t ntuple-learn \
     "target >= 1.6; see BM_Handoff above"
+  same_build "host-ceiling (per wall-s) / ntuple-learn (per CPU-s)" host-ceiling ntuple-learn \
+    "what two threads could reach on this host now"
 fi
 
 echo
