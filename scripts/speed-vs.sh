@@ -36,11 +36,12 @@
 # before and after the row's runs.  At the end, the current build's medians give two ratios
 # within it: greedy-bcts-avx2 over greedy-bcts-avx512, and ntuple-learn-2t over ntuple-learn.
 # With both learn rows (ntuple-learn first, as in the default order), right after
-# ntuple-learn-2t it measures the host's ceiling for that ratio, N times: two copies of
-# ntuple-learn at once, one pinned to each of the first two online CPUs (the pieces of both per
-# wall-second until both end, over ntuple-learn's median).  Two independent processes share
-# nothing and run their start and exit in parallel too, so a 2-thread learner will not beat
-# it in practice; it shows what the host takes away when both CPUs work at once.
+# ntuple-learn-2t it runs ntuple-learn-x2, N times: two copies of ntuple-learn at once, one
+# pinned to each of the first two online CPUs (the pieces of both per wall-second until both
+# end), and gives it over ntuple-learn's median too: what the host gives two CPUs' independent
+# work at that moment.  It is a reference for the 2-thread ratio, not a bound either way: the
+# two processes share no line, but each has its own copy of every array (the learner shares
+# its traces), and each starts and exits in parallel with the other.
 # Exit status: 0 done, 1 MISMATCH or a failed run, 2 bad usage or REV does not build.
 # Example: scripts/speed-vs.sh --workloads greedy-bcts,bm-decide --pairs 5 HEAD~3
 set -euo pipefail
@@ -357,8 +358,8 @@ for b in d.get("benchmarks", []):
 print("missing")
 '
 
-# The host's ceiling: two one-thread runs at once, one pinned to each of the first two CPUs of
-# the list argv[1] ("0-1,4").  argv: CPUS OUT_A ERR_A OUT_B ERR_B CMD_A... ::pair:: CMD_B...
+# ntuple-learn-x2: two one-thread runs at once, one pinned to each of the first two CPUs of the
+# list argv[1] ("0-1,4").  argv: CPUS OUT_A ERR_A OUT_B ERR_B CMD_A... ::pair:: CMD_B...
 # Prints "status_a status_b wall_seconds", or "skip" with fewer than two CPUs.
 py_pair='
 import subprocess, sys, time
@@ -495,14 +496,13 @@ echo "ratio: median over the pairs of new speed / old speed (>1: new is faster);
 echo
 printf '%-20s %-14s %-*s %-*s %7s  %s\n' workload unit "$colw" "old $old_short" "$colw" "new $new_short" ratio range
 
-# The host's ceiling for the 2-thread/1-thread ratio (see the header), run right after the
-# ntuple-learn-2t row: pairs runs of two one-thread learners at once, each of which must learn
-# ntuple-learn's weights.
-host_ceiling() {
+# ntuple-learn-x2 (see the header), run right after the ntuple-learn-2t row: `pairs` runs of
+# two one-thread learners at once, each of which must learn ntuple-learn's weights.
+learn_x2() {
   local saved_weights=$weights pair_speeds=() pair_note="" args_a args_b measure st_a st_b wall
   local pieces_both side line sig_a sig_b p
   for ((p = 1; p <= pairs; p++)); do
-    echo "$me: host ceiling pair $p/$pairs" >&2
+    echo "$me: ntuple-learn-x2 run $p/$pairs" >&2
     weights=$tmp/run/pair-a.policy; set_workload ntuple-learn; args_a=("${args[@]}")
     weights=$tmp/run/pair-b.policy; set_workload ntuple-learn; args_b=("${args[@]}")
     rm -f -- "$tmp/run/pair-a.policy" "$tmp/run/pair-b.policy"
@@ -522,17 +522,17 @@ host_ceiling() {
     sig_b=weights=$(sha256sum <"$tmp/run/pair-b.policy" 2>/dev/null | cut -c 1-16 || true)
     if [ "$sig_a" != "$learn_ref" ] || [ "$sig_b" != "$learn_ref" ] || [ "$pieces_both" -eq 0 ]; then
       pair_note="MISMATCH: the two runs did not learn ntuple-learn's weights (or printed no piece count)"
-      mismatches+=(host-ceiling) status=1; break
+      mismatches+=(ntuple-learn-x2) status=1; break
     fi
     pair_speeds+=("$(awk -v p="$pieces_both" -v s="$wall" 'BEGIN { printf "%.6f", p / (s > 1e-6 ? s : 1e-6) / 1000 }')")
   done
   weights=$saved_weights
   if [ -n "$pair_note" ]; then
-    printf '%-20s %s\n' "host-ceiling" "$pair_note"
+    printf '%-20s %s\n' ntuple-learn-x2 "$pair_note"
   else
-    new_median[host-ceiling]=$(printf '%s\n' "${pair_speeds[@]}" | sort -g | awk '
+    new_median[ntuple-learn-x2]=$(printf '%s\n' "${pair_speeds[@]}" | sort -g | awk '
       { v[NR] = $1 } END { printf "%.6f", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
-    printf '%-20s %-14s %-*s %s\n' host-ceiling kpieces/wall-s "$colw" "$(fmt_values 1 "${pair_speeds[@]}")" \
+    printf '%-20s %-14s %-*s %s\n' ntuple-learn-x2 kpieces/wall-s "$colw" "$(fmt_values 1 "${pair_speeds[@]}")" \
       "(new build only: two ntuple-learn runs at once, one per CPU; both learned the same weights)"
   fi
 }
@@ -611,7 +611,7 @@ for w in "${workloads[@]}"; do
   fi
   if [ "$w" = ntuple-learn-2t ] && [ -z "$bad_sig" ] && [ -n "${new_median[ntuple-learn]:-}" ] &&
     [ -n "${new_median[ntuple-learn-2t]:-}" ] && [ -n "$all_cpus" ]; then
-    host_ceiling
+    learn_x2
   fi
   if [ -n "$bad_sig" ]; then
     printf '%-20s MISMATCH!!! the runs did different work, the ratio does not count: %s\n' "" "$bad_sig"
@@ -627,12 +627,12 @@ same_build() {  # LABEL A B TARGET: the current build's median speed on A over i
 }
 if [ ${#new_median[@]} -gt 0 ]; then
   echo
-  echo "the current build against itself (medians of its runs above; the two rows ran one after the other, not alternately):"
+  echo "the current build against itself (medians of its runs above; the rows of a ratio ran one after the other, not alternately):"
   same_build "greedy-bcts-avx2 / greedy-bcts-avx512" greedy-bcts-avx2 greedy-bcts-avx512 "target >= 0.75"
   same_build "ntuple-learn-2t (per wall-s) / ntuple-learn (per CPU-s)" ntuple-learn-2t ntuple-learn \
     "target >= 1.6; see BM_Handoff above"
-  same_build "host-ceiling (per wall-s) / ntuple-learn (per CPU-s)" host-ceiling ntuple-learn \
-    "what two threads could reach on this host now"
+  same_build "ntuple-learn-x2 (per wall-s) / ntuple-learn (per CPU-s)" ntuple-learn-x2 ntuple-learn \
+    "two independent runs: what the host gives two CPUs now"
 fi
 
 echo

@@ -3,7 +3,7 @@
 # (--old-build and --build the same folder, --quick, three workloads), once as it is and once
 # pinned to one CPU.  Checks the exit status, the rows, the line naming the CPUs each row runs
 # on (the 2-thread learn row on every online CPU, whatever the pin), the BM_Handoff line, the
-# host's ceiling (two one-thread runs at once) and the same-build ratios; the ratios themselves
+# ntuple-learn-x2 row (two one-thread runs at once) and the same-build ratios; the ratios themselves
 # are noise here and are not checked.
 # Usage: speed_vs_test.sh SOURCE_DIR BUILD_DIR    (exit 77: skipped, not a git checkout)
 set -u
@@ -32,9 +32,9 @@ for pin in none ${first:-}; do
   check "$label" '^ntuple-learn-2t +kpieces/wall-s( +[0-9.]+){6} '
   check "$label" "BM_Handoff \(a cache line's round trip between CPUs 0 and 1\): "
   check "$label" '^  ntuple-learn-2t \(per wall-s\) / ntuple-learn \(per CPU-s\) +[0-9]+\.[0-9]{3} '
-  if [ -n "$online" ] && [ "$(nproc --all)" -ge 2 ]; then  # the host's ceiling needs two CPUs
-    check "$label" '^host-ceiling +kpieces/wall-s( +[0-9.]+){3} +\(new build only: '
-    check "$label" '^  host-ceiling \(per wall-s\) / ntuple-learn \(per CPU-s\) +[0-9]+\.[0-9]{3} '
+  if [ -n "$online" ] && [ "$(nproc --all)" -ge 2 ]; then  # ntuple-learn-x2 needs two CPUs
+    check "$label" '^ntuple-learn-x2 +kpieces/wall-s( +[0-9.]+){3} +\(new build only: '
+    check "$label" '^  ntuple-learn-x2 \(per wall-s\) / ntuple-learn \(per CPU-s\) +[0-9]+\.[0-9]{3} '
   fi
   check "$label" 'exit status 0$'
   grep -q MISMATCH <<<"$out" && fail "$label: MISMATCH between a build and itself"
