@@ -377,7 +377,13 @@ t0 = time.perf_counter()
 procs = []
 for cpu, cmd, (out, err) in zip(cpus[:2], cmds, files):
     with open(out, "wb") as fo, open(err, "wb") as fe:
-        procs.append(subprocess.Popen(["taskset", "-c", str(cpu)] + cmd, stdin=subprocess.DEVNULL, stdout=fo, stderr=fe))
+        try:
+            procs.append(subprocess.Popen(["taskset", "-c", str(cpu)] + cmd, stdin=subprocess.DEVNULL, stdout=fo, stderr=fe))
+        except OSError as e:
+            fe.write(str(e).encode())
+            for p in procs:
+                p.kill(); p.wait()
+            print("127 127 0"); sys.exit(0)
 codes = [p.wait() for p in procs]
 print(codes[0], codes[1], "%.6f" % (time.perf_counter() - t0))
 '
