@@ -127,6 +127,14 @@ if [ ! -x "$new_bin" ]; then
   die "$new_bin is not built; build it: cmake --build $build --target tetrisbench"
 fi
 new_bench=$build/bench/bench_decide
+# The table names the commit the current build says it was made from (`tetrisbench --version`)
+# when that is not HEAD: a build of an older commit measured from a newer checkout.
+shown=$("$new_bin" --version 2>/dev/null || true)
+if [[ $shown =~ \(([0-9a-f]{7,40})(-dirty)?\) ]] && [[ $(git -C "$root" rev-parse HEAD) != "${BASH_REMATCH[1]}"* ]]; then
+  built="${BASH_REMATCH[1]:0:7}${BASH_REMATCH[2]}"
+  echo "$me: warning: $new_bin says it was built from $built, not HEAD ($new_short); the table names $built" >&2
+  new_short=$built
+fi
 if [ -z "$old_cxx" ]; then
   old_cxx=$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt" 2>/dev/null | head -n 1)
   old_cxx=${old_cxx:-c++}
