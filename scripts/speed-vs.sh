@@ -30,7 +30,8 @@
 # and the default kernel unless the name says; TETRISBENCH_KERNEL is unset.  A learn side
 # that prints no "trained on N pieces" puts the row in runs per second.  The binaries are
 # copied at the start (a rebuild meanwhile does not mix builds); the current build is not
-# rebuilt: a warning names a source newer than it.
+# rebuilt: a warning names a source newer than it, and the table names the commit the build's
+# `tetrisbench --version` shows when that is not HEAD.
 # A workload that REV's build rejects prints n/a.  Under the ntuple-learn-2t row, the current
 # build's bench/bench_handoff (if built) gives a cache line's round trip between CPUs 0 and 1,
 # before and after the row's runs.  At the end, the current build's medians give two ratios
