@@ -398,6 +398,15 @@ print(codes[0], codes[1], "%.6f" % (time.perf_counter() - t0))
 '
 
 first_line() { head -n 1 "$1" | cut -c 1-100; }
+# The N of a learn run's "trained on N pieces" line in file $1, or nothing.
+trained_pieces() {
+  local line
+  line=$(grep -m1 -E '^trained on [0-9]+ pieces' "$1" || true)
+  [[ $line =~ ^trained\ on\ ([0-9]+)\ pieces ]] && echo "${BASH_REMATCH[1]}"
+  return 0
+}
+# Thousands of PIECES per SECONDS, 6 decimals.
+kpieces_per() { awk -v p="$1" -v s="$2" 'BEGIN { printf "%.6f", p / (s > 1e-6 ? s : 1e-6) / 1000 }'; }
 
 # One run of the current workload on side old|new.  Sets: r_value (the measured number),
 # r_alt (learn only: runs per second of the same clock, for when a side prints no piece
@@ -430,10 +439,9 @@ run_once() {
       r_sig="weights=$(sha256sum <"$weights" | cut -c 1-16)"
       if [ "$kind" = learn ]; then secs=$cpu; else secs=$wall; fi
       r_alt=$(awk -v s="$secs" 'BEGIN { printf "%.6f", 1 / (s > 1e-6 ? s : 1e-6) }')
-      line=$(grep -m1 -E '^trained on [0-9]+ pieces' "$out" || true)
-      if [[ $line =~ ^trained\ on\ ([0-9]+)\ pieces ]]; then
-        pieces=${BASH_REMATCH[1]}
-        r_value=$(awk -v p="$pieces" -v s="$secs" 'BEGIN { printf "%.6f", p / (s > 1e-6 ? s : 1e-6) / 1000 }')
+      pieces=$(trained_pieces "$out")
+      if [ -n "$pieces" ]; then
+        r_value=$(kpieces_per "$pieces" "$secs")
       else
         r_counted=0
       fi ;;
@@ -468,6 +476,11 @@ handoff_ns() {
 }
 
 fmt_values() { local decimals=$1 v; shift; for v in "$@"; do printf ' %7.*f' "$decimals" "$v"; done; }
+
+median_of() {  # VALUES...: their median, 6 decimals
+  printf '%s\n' "$@" | sort -g | awk '
+    { v[NR] = $1 } END { printf "%.6f", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
 
 unit_of() {  # KIND COUNTED
   case $1:$2 in
@@ -515,7 +528,7 @@ printf '%-20s %-14s %-*s %-*s %7s  %s\n' workload unit "$colw" "old $old_short" 
 # two one-thread learners at once, each of which must learn ntuple-learn's weights.
 learn_x2() {
   local saved_weights=$weights pair_speeds=() pair_note="" args_a args_b measure st_a st_b wall
-  local pieces_both side line sig_a sig_b p
+  local pieces_both pieces side sig_a sig_b p
   for ((p = 1; p <= pairs; p++)); do
     echo "$me: ntuple-learn-x2 run $p/$pairs" >&2
     weights=$tmp/run/pair-a.policy; set_workload ntuple-learn; args_a=("${args[@]}")
@@ -530,8 +543,8 @@ learn_x2() {
     fi
     pieces_both=0
     for side in a b; do
-      line=$(grep -m1 -E '^trained on [0-9]+ pieces' "$tmp/run/pair-$side.out" || true)
-      [[ $line =~ ^trained\ on\ ([0-9]+)\ pieces ]] && pieces_both=$((pieces_both + BASH_REMATCH[1]))
+      pieces=$(trained_pieces "$tmp/run/pair-$side.out")
+      pieces_both=$((pieces_both + ${pieces:-0}))
     done
     sig_a=weights=$(sha256sum <"$tmp/run/pair-a.policy" 2>/dev/null | cut -c 1-16 || true)
     sig_b=weights=$(sha256sum <"$tmp/run/pair-b.policy" 2>/dev/null | cut -c 1-16 || true)
@@ -539,14 +552,13 @@ learn_x2() {
       pair_note="MISMATCH: the two runs did not learn ntuple-learn's weights (or printed no piece count)"
       mismatches+=(ntuple-learn-x2) status=1; break
     fi
-    pair_speeds+=("$(awk -v p="$pieces_both" -v s="$wall" 'BEGIN { printf "%.6f", p / (s > 1e-6 ? s : 1e-6) / 1000 }')")
+    pair_speeds+=("$(kpieces_per "$pieces_both" "$wall")")
   done
   weights=$saved_weights
   if [ -n "$pair_note" ]; then
     printf '%-20s %s\n' ntuple-learn-x2 "$pair_note"
   else
-    new_median[ntuple-learn-x2]=$(printf '%s\n' "${pair_speeds[@]}" | sort -g | awk '
-      { v[NR] = $1 } END { printf "%.6f", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
+    new_median[ntuple-learn-x2]=$(median_of "${pair_speeds[@]}")
     printf '%-20s %-14s %-*s %s\n' ntuple-learn-x2 kpieces/wall-s "$colw" "$(fmt_values 1 "${pair_speeds[@]}")" \
       "(new build only: two ntuple-learn runs at once, one per CPU; both learned the same weights)"
   fi
@@ -618,8 +630,7 @@ for w in "${workloads[@]}"; do
     printf '%-20s note: kernels differ (old %s, new %s)\n' "" "$okernel" "$nkernel"
   fi
   [ "$w" != ntuple-learn ] || learn_ref=$ref_sig
-  [ "$counted" -eq 0 ] || new_median[$w]=$(printf '%s\n' "${news[@]}" | sort -g | awk '
-    { v[NR] = $1 } END { printf "%.6f", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
+  [ "$counted" -eq 0 ] || new_median[$w]=$(median_of "${news[@]}")
   if [ "$kind" = learn-wall ]; then
     printf '%-20s BM_Handoff (a cache line'"'"'s round trip between CPUs 0 and 1): %s before, %s after\n' "" \
       "${handoff_before:-n/a}" "$(handoff_ns)"
