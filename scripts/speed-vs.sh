@@ -40,7 +40,7 @@
 # ntuple-learn-2t it runs ntuple-learn-x2, N times: two copies of ntuple-learn at once, one
 # pinned to each of the first two online CPUs (the pieces of both per wall-second until both
 # end), and gives it over ntuple-learn's median too: what the host gives two CPUs' independent
-# work at that moment.  It is a reference for the 2-thread ratio, not a bound either way: the
+# work at that moment; and ntuple-learn-2t's median over its median.  It is a reference for the 2-thread ratio, not a bound either way: the
 # two processes share no line, but each has its own copy of every array (the learner shares
 # its traces), and each starts and exits in parallel with the other.
 # Exit status: 0 done, 1 MISMATCH or a failed run, 2 bad usage or REV does not build.
@@ -659,6 +659,8 @@ if [ ${#new_median[@]} -gt 0 ]; then
     "target >= 1.6; see BM_Handoff above"
   same_build "ntuple-learn-x2 (per wall-s) / ntuple-learn (per CPU-s)" ntuple-learn-x2 ntuple-learn \
     "two independent runs: what the host gives two CPUs now"
+  same_build "ntuple-learn-2t / ntuple-learn-x2 (both per wall-s)" ntuple-learn-2t ntuple-learn-x2 \
+    "the 2-thread learner's share of what the two runs got"
 fi
 
 echo

@@ -35,6 +35,7 @@ for pin in none ${first:-}; do
   if [ -n "$online" ] && [ "$(nproc --all)" -ge 2 ]; then  # ntuple-learn-x2 needs two CPUs
     check "$label" '^ntuple-learn-x2 +kpieces/wall-s( +[0-9.]+){3} +\(new build only: '
     check "$label" '^  ntuple-learn-x2 \(per wall-s\) / ntuple-learn \(per CPU-s\) +[0-9]+\.[0-9]{3} '
+    check "$label" '^  ntuple-learn-2t / ntuple-learn-x2 \(both per wall-s\) +[0-9]+\.[0-9]{3} '
   fi
   check "$label" 'exit status 0$'
   grep -q MISMATCH <<<"$out" && fail "$label: MISMATCH between a build and itself"
