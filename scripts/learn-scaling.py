@@ -12,12 +12,13 @@ Each round runs, one right after the other, on the first two online CPUs (A and 
 and prints 2t/1t (issue 12's target: at least 1.6), x2/1t (what the host gave two CPUs'
 independent work in that round) and 2t/x2 (the learner's share of it), then the medians over
 the rounds.  1t is the faster of 1tA and 1tB: the host at times runs one vCPU well below the
-other, and a one-thread figure from the slower one would flatter both ratios.  Before each round,
-the build's bench/bench_handoff (if built) gives a cache line's round trip between A and B:
-about 60 ns and about 450 ns are the two placements seen on the CI host.  Every run must write the same weights file, else exit 1.  On a shared virtual
-machine the host's placement of the two vCPUs can change within minutes, so a round's three
-runs are close together in time and its ratios compare them only with each other
-(docs/performance.md "Checking a speed claim"; scripts/speed-vs.sh compares two builds).
+other, and a one-thread figure from the slower one would flatter both ratios.  Every run must
+write the same weights file, else exit 1.  Before each round, the build's bench/bench_handoff
+(if built) gives a cache line's round trip between A and B: about 60 ns and about 450 ns are
+the two placements seen on the CI host.  On a shared virtual machine the host's placement of
+the two vCPUs, and their speeds, can change within minutes, so a round's runs are close
+together in time and its ratios compare them only with each other (docs/performance.md
+"Checking a speed claim"; scripts/speed-vs.sh compares two builds).
 
   --build DIR   a build folder with cli/tetrisbench (default: build/ of this checkout)
   --pieces N    pieces per run, 1000..100000000 (default 500000, speed-vs's)
@@ -122,6 +123,14 @@ def cpu_name(binary):
 class Runs:
     def __init__(self, binary, pieces, folder):
         self.binary, self.pieces, self.folder = binary, pieces, folder
+        self.live = []  # runs started and not yet waited for
+
+    def stop(self):
+        """Kills and waits for every run still going (a failure, or an interrupt)."""
+        for proc in self.live:
+            proc.kill()
+            proc.wait()
+        self.live = []
 
     def command(self, threads, out):
         return [self.binary, "learn", "--learner", "ntuple", "--pieces", str(self.pieces), "--seed", "1",
@@ -131,25 +140,34 @@ class Runs:
         """Starts one run on `cpus`; returns (process, weights path, output path)."""
         weights = os.path.join(self.folder, name + ".policy")
         output = os.path.join(self.folder, name + ".out")
-        with open(output, "wb") as out:
-            proc = subprocess.Popen(self.command(threads, weights), stdin=subprocess.DEVNULL, stdout=out,
-                                    stderr=subprocess.STDOUT, preexec_fn=lambda: os.sched_setaffinity(0, cpus))
+        try:
+            with open(output, "wb") as out:
+                proc = subprocess.Popen(self.command(threads, weights), stdin=subprocess.DEVNULL, stdout=out,
+                                        stderr=subprocess.STDOUT, preexec_fn=lambda: os.sched_setaffinity(0, cpus))
+        except (OSError, subprocess.SubprocessError) as e:  # e.g. a CPU this process may not use
+            self.stop()
+            print(f"{ME}: could not start a run on CPUs {sorted(cpus)}: {e}", file=sys.stderr)
+            sys.exit(1)
+        self.live.append(proc)
         return proc, weights, output
 
-    @staticmethod
-    def finish(name, proc, weights, output):
+    def finish(self, name, proc, weights, output):
         """Waits for a run; returns (pieces it trained on, sha256 of its weights file)."""
         code = proc.wait()
+        self.live.remove(proc)
         with open(output, "rb") as f:
             text = f.read(1 << 20).decode("utf-8", "replace")
         found = re.search(r"^trained on ([0-9]+) pieces", text, re.M)
         if code != 0 or not found:
+            self.stop()
             tail = " / ".join(text.strip().splitlines()[-3:])[:300]
             print(f"{ME}: the {name} run failed (exit status {code}): {tail}", file=sys.stderr)
             sys.exit(1)
+        digest = hashlib.sha256()
         with open(weights, "rb") as f:
-            digest = hashlib.sha256(f.read()).hexdigest()
-        return int(found.group(1)), digest
+            for chunk in iter(lambda: f.read(1 << 16), b""):
+                digest.update(chunk)
+        return int(found.group(1)), digest.hexdigest()
 
     def one(self, cpu):
         """A one-thread run pinned to `cpu`: (pieces per CPU-second, weights digest)."""
@@ -175,6 +193,30 @@ class Runs:
         return speeds, {da, db, d2, done[0][1], done[1][1]}
 
 
+def series(runs, rounds, a, b, bench):
+    """Runs and prints the rounds, then the medians; returns the exit status."""
+    ratios = {"2t/1t": [], "x2/1t": [], "2t/x2": []}
+    digests = set()
+    for r in range(1, rounds + 1):
+        handoff = handoff_ns(bench, a, b)
+        (one_a, one_b, two, pair), seen = runs.round(a, b)
+        one = max(one_a, one_b)
+        digests |= seen
+        row = {"2t/1t": two / one, "x2/1t": pair / one, "2t/x2": two / pair}
+        for key, value in row.items():
+            ratios[key].append(value)
+        print(f"{r:>6}  {time.strftime('%H:%M:%S', time.gmtime())}  {handoff:>7}  {one_a / 1e3:7.1f}  "
+              f"{one_b / 1e3:7.1f}  {two / 1e3:7.1f}  {pair / 1e3:7.1f}  {row['2t/1t']:6.3f}  "
+              f"{row['x2/1t']:6.3f}  {row['2t/x2']:6.3f}", flush=True)
+        if len(digests) != 1:
+            print(f"{ME}: MISMATCH: the runs of round {r} did not all write the same weights", file=sys.stderr)
+            return 1
+    medians = "  ".join(f"{statistics.median(v):6.3f}" for v in ratios.values())
+    print(f"{'median':>6}  {'':8}  {'':7}  {'':7}  {'':7}  {'':7}  {'':7}  {medians}")
+    print(f"{ME}: every run wrote the same weights")
+    return 0
+
+
 def main(argv):
     opts = parse_args(argv)
     binary = os.path.join(opts["build"], "cli", "tetrisbench")
@@ -189,33 +231,18 @@ def main(argv):
           f"runs on CPUs {a} and {b}")
     print(f"command (T = 1 or 2): {binary} learn --learner ntuple --pieces {opts['pieces']} --seed 1 "
           "--eval-games 0 --threads T --out FILE")
-    print(f"handoff: ns, BM_Handoff before the round; 1tA, 1tB: kpieces per CPU-second, one thread on CPU {a}, on CPU {b}; 2t: per wall-second on both; "
-          "x2: two one-thread runs at once, the pieces of both per wall-second; 1t: the faster of 1tA and 1tB")
+    print(f"handoff: ns, BM_Handoff before the round; 1tA, 1tB: kpieces per CPU-second, one thread on CPU {a}, "
+          f"on CPU {b}; 2t: per wall-second on both; x2: two one-thread runs at once, the pieces of both per "
+          "wall-second; 1t: the faster of 1tA and 1tB")
+    print(f"{'round':>6}  {'UTC':8}  {'handoff':>7}  {'1tA':>7}  {'1tB':>7}  {'2t':>7}  {'x2':>7}  {'2t/1t':>6}  "
+          f"{'x2/1t':>6}  {'2t/x2':>6}")
     bench = os.path.join(opts["build"], "bench", "bench_handoff")
-    print(f"{'round':>6}  {'UTC':8}  {'handoff':>7}  {'1tA':>7}  {'1tB':>7}  {'2t':>7}  {'x2':>7}  {'2t/1t':>6}  {'x2/1t':>6}  "
-          f"{'2t/x2':>6}")
-    ratios = {"2t/1t": [], "x2/1t": [], "2t/x2": []}
-    digests = set()
     with tempfile.TemporaryDirectory(prefix=ME + ".") as folder:
         runs = Runs(binary, opts["pieces"], folder)
-        for r in range(1, opts["rounds"] + 1):
-            handoff = handoff_ns(bench, a, b)
-            (one_a, one_b, two, pair), seen = runs.round(a, b)
-            one = max(one_a, one_b)
-            digests |= seen
-            row = {"2t/1t": two / one, "x2/1t": pair / one, "2t/x2": two / pair}
-            for key, value in row.items():
-                ratios[key].append(value)
-            print(f"{r:>6}  {time.strftime('%H:%M:%S', time.gmtime())}  {handoff:>7}  {one_a / 1e3:7.1f}  {one_b / 1e3:7.1f}  "
-                  f"{two / 1e3:7.1f}  {pair / 1e3:7.1f}  {row['2t/1t']:6.3f}  {row['x2/1t']:6.3f}  {row['2t/x2']:6.3f}",
-                  flush=True)
-            if len(digests) != 1:
-                print(f"{ME}: MISMATCH: the runs of round {r} did not all write the same weights", file=sys.stderr)
-                return 1
-    medians = "  ".join(f"{statistics.median(v):6.3f}" for v in ratios.values())
-    print(f"{'median':>6}  {'':8}  {'':7}  {'':7}  {'':7}  {'':7}  {'':7}  {medians}")
-    print(f"{ME}: every run wrote the same weights")
-    return 0
+        try:
+            return series(runs, opts["rounds"], a, b, bench)
+        finally:
+            runs.stop()
 
 
 if __name__ == "__main__":

@@ -40,9 +40,12 @@
 # ntuple-learn-2t it runs ntuple-learn-x2, N times: two copies of ntuple-learn at once, one
 # pinned to each of the first two online CPUs (the pieces of both per wall-second until both
 # end), and gives it over ntuple-learn's median too: what the host gives two CPUs' independent
-# work at that moment; and ntuple-learn-2t's median over its median.  It is a reference for the 2-thread ratio, not a bound either way: the
-# two processes share no line, but each has its own copy of every array (the learner shares
-# its traces), and each starts and exits in parallel with the other.
+# work at that moment; and ntuple-learn-2t's median over its median.  It is a reference for the
+# 2-thread ratio, not a bound either way: the two processes share no line, but each has its own
+# copy of every array (the learner shares its traces), and each starts and exits in parallel
+# with the other.  The one-thread rows run where the script runs: pinned, they measure that
+# CPU, which a virtual machine's host may run slower than the other for minutes (that flatters
+# the 2-thread ratios); scripts/learn-scaling.py measures one thread on each CPU, round by round.
 # Exit status: 0 done, 1 MISMATCH or a failed run, 2 bad usage or REV does not build.
 # Example: scripts/speed-vs.sh --workloads greedy-bcts,bm-decide --pairs 5 HEAD~3
 set -euo pipefail
