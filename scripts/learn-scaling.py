@@ -155,7 +155,8 @@ class Runs:
         """Waits for a run; returns (pieces it trained on, sha256 of its weights file)."""
         code = proc.wait()
         self.live.remove(proc)
-        with open(output, "rb") as f:
+        with open(output, "rb") as f:  # its last MB: the result line ends the output
+            f.seek(max(0, os.fstat(f.fileno()).st_size - (1 << 20)))
             text = f.read(1 << 20).decode("utf-8", "replace")
         found = re.search(r"^trained on ([0-9]+) pieces", text, re.M)
         if code != 0 or not found:
