@@ -20,6 +20,10 @@
 
 namespace tb::cluster {
 
+// A type name of its own: inside EngineCalls, a member spelled `decltype(&play_population_range)
+// play_population_range` would change what the name means there, which g++ rejects.
+using PlayPopulationRangeFn = decltype(&play_population_range);
+
 struct EngineCalls {
   const KernelVariant& (*best_kernel)();
   const KernelVariant* (*find_kernel)(std::string_view name);
@@ -28,7 +32,7 @@ struct EngineCalls {
   std::shared_ptr<NTupleNetwork> (*make_network)(Geometry g);  // zero weights
   int (*thread_count)(int threads);
   void (*set_game_distributor)(GameDistributor* d);
-  decltype(&play_population_range) play_population_range;
+  PlayPopulationRangeFn play_population_range;
 };
 
 // cluster.h's start(), serve() and finish() under MPI.
