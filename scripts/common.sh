@@ -1,5 +1,5 @@
-# Shared by run.sh and test.sh: install what is missing from Debian's apt, then configure and
-# build.  Source it; do not run it.
+# Shared by run.sh, test.sh and fuzz.sh: install what is missing from Debian's apt, then
+# configure and build.  Source it; do not run it.
 set -euo pipefail
 
 TB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -30,9 +30,10 @@ tb_install_missing() {
 TB_CXX=${TB_CXX:-clang++}
 
 # Profile-guided and link-time optimization (docs/performance.md "Profile-guided build"): with
-# clang, tb_build first makes a profile (tb_pgo_profile) and builds with it and ThinLTO: the
-# same results, BM_Decide about 1.08x, 2-ply and n-tuple learning about 1.04x faster.  TB_PGO=0:
-# a plain build (quicker to rebuild after an edit, since every new profile recompiles build/).
+# clang and TB_PGO=1, tb_build first makes a profile (tb_pgo_profile) and builds with it and
+# ThinLTO: the same results, faster decisions.  run.sh, the shipped build, defaults to 1;
+# test.sh defaults to 0 (a plain build: the tests check results, which the profile never
+# changes, and a profile would cost every test run an instrumented build and training games).
 TB_PGO=${TB_PGO:-1}
 
 # The profile for $TB_BUILD: an instrumented tetrisbench in $TB_BUILD-pgo/build runs
@@ -78,4 +79,43 @@ tb_build() {
   cmake -S "$TB_ROOT" -B "$TB_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="$TB_CXX" \
     "${optimize[@]}" "$@" >&2
   cmake --build "$TB_BUILD" >&2
+}
+
+# The sanitizer builds, each in its own folder (never build/, which the perf gate reads), with
+# the tests and without benchmarks, MPI or the Python module (Open MPI's own allocations at exit
+# are leaks to LeakSanitizer and its progress engine is not TSan-instrumented; an instrumented
+# extension cannot load into Debian's python3).  RelWithDebInfo with the asserts left on (-O2 -g
+# without -DNDEBUG).
+#   tb_sanitizer_build asan [TARGET...]  clang, ASan + UBSan, in build-asan/, with the libFuzzer
+#                                        targets (TETRISBENCH_FUZZ): test.sh --sanitize runs
+#                                        its tests and fuzz.sh its fuzz targets, so CI compiles
+#                                        the instrumented tree once
+#   tb_sanitizer_build tsan [TARGET...]  g++, TSan, in build-tsan/, against a TSan-instrumented
+#                                        oneTBB (scripts/tbb-tsan.sh builds it with g++'s runtime)
+# Without TARGETs it builds everything.  Sets TB_BUILD to the folder.
+tb_sanitizer_build() {
+  local mode=$1 extra=()
+  shift
+  TB_BUILD=$TB_ROOT/build-$mode
+  case $mode in
+    asan)
+      TB_CXX=clang++
+      extra=(-DTETRISBENCH_SANITIZE=address -DTETRISBENCH_FUZZ=ON) ;;
+    tsan)
+      TB_CXX=g++
+      # TSan sees oneTBB's synchronization only if libtbb is instrumented too: without it,
+      # every parallel_for result is a false race in our code (scripts/tbb-tsan.sh).
+      bash "$TB_ROOT/scripts/tbb-tsan.sh" "$TB_BUILD/tbb-tsan"
+      extra=(-DTETRISBENCH_SANITIZE=thread -DTBB_DIR="$TB_BUILD/tbb-tsan/lib/cmake/TBB") ;;
+    *) echo "tb_sanitizer_build: mode must be asan or tsan, not '$mode'" >&2; return 2 ;;
+  esac
+  cmake -S "$TB_ROOT" -B "$TB_BUILD" -G Ninja -DCMAKE_CXX_COMPILER="$TB_CXX" \
+    -DTETRISBENCH_PGO_PROFILE= -DTETRISBENCH_LTO=OFF \
+    -DTETRISBENCH_BUILD_TESTS=ON -DTETRISBENCH_BUILD_BENCH=OFF -DTETRISBENCH_MPI=OFF -DTETRISBENCH_PYTHON=OFF \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g" "${extra[@]}" >&2
+  if [ $# -gt 0 ]; then
+    cmake --build "$TB_BUILD" --target "$@" >&2
+  else
+    cmake --build "$TB_BUILD" >&2
+  fi
 }

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets of tests/fuzz/ with clang (ASan + UBSan) in build-fuzz/ and runs
-# each for SECONDS (default 60) on a copy of its committed seed corpus (docs/fuzzing.md).
+# Builds the libFuzzer targets of tests/fuzz/ in the ASan + UBSan build build-asan/ (clang; the
+# one scripts/test.sh --sanitize builds, common.sh tb_sanitizer_build) and runs each for SECONDS
+# (default 60) on a copy of its committed seed corpus (docs/fuzzing.md).
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET...]      targets: tests/fuzz/fuzz_TARGET.cpp (default all)
 #
-# Environment: TB_FUZZ_BUILD (build folder, default build-fuzz/), TB_FUZZ_TARGETS (targets when
-# none are given), TB_FUZZ_OUT (run folder, default build-fuzz/runs/<date-time>/),
+# Environment: TB_FUZZ_TARGETS (targets when none are given), TB_FUZZ_OUT (run folder, default
+# build-asan/fuzz-runs/<date-time>/),
 # TB_FUZZ_KEEP_GOING=1 (libFuzzer's fork mode: keep fuzzing past a crash, timeout or OOM and
 # keep every such input; for long campaigns while a known bug is unfixed).
 # The committed corpus is only read: each run grows its own copy in the run folder, which also
@@ -13,9 +14,7 @@
 # target and exits 1 if any target found a problem.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
-# shellcheck disable=SC2034  # read by tb_install_missing (common.sh)
-TB_PACKAGES=(cmake ninja-build clang libclang-rt-14-dev llvm libtbb-dev libxsimd-dev xtl-dev
-  libeigen3-dev libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libpng-dev)
+TB_PACKAGES+=(libclang-rt-14-dev)   # clang's libFuzzer and sanitizer runtimes
 # Every tests/fuzz/fuzz_NAME.cpp is a target, with its seed corpus in tests/fuzz/corpus/NAME/.
 all_targets=()
 for f in "$TB_ROOT"/tests/fuzz/fuzz_*.cpp; do
@@ -35,14 +34,12 @@ for t in "${targets[@]}"; do
   [ -n "${max_len[$t]:-}" ] || max_len[$t]=65536
 done
 
-build=${TB_FUZZ_BUILD:-$TB_ROOT/build-fuzz}
-out=${TB_FUZZ_OUT:-$build/runs/$(date +%Y%m%d-%H%M%S)}
 fuzz_dir=$TB_ROOT/tests/fuzz
 
 tb_install_missing
-cmake -S "$fuzz_dir" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_CXX_COMPILER=clang++ >&2
-cmake --build "$build" --target "${targets[@]/#/fuzz_}" >&2
+tb_sanitizer_build asan "${targets[@]/#/fuzz_}"
+build=$TB_BUILD/tests/fuzz
+out=${TB_FUZZ_OUT:-$TB_BUILD/fuzz-runs/$(date +%Y%m%d-%H%M%S)}
 
 # Symbolized stacks in reports.
 symbolizer=$(command -v llvm-symbolizer || command -v llvm-symbolizer-14 || true)

@@ -2,8 +2,8 @@
 # Installs what is missing, builds, and runs the whole test suite through ctest.
 #
 #   scripts/test.sh [CTEST_ARGS...]             Release build in build/ (or $TB_BUILD), all tests
-#   scripts/test.sh --sanitize [CTEST_ARGS...]  ASan+UBSan build in build-asan/, all tests
-#   scripts/test.sh --tsan [CTEST_ARGS...]      TSan build in build-tsan/, tests labelled `threads`
+#   scripts/test.sh --sanitize [CTEST_ARGS...]  ASan+UBSan build (clang) in build-asan/, all tests
+#   scripts/test.sh --tsan [CTEST_ARGS...]      TSan build (g++) in build-tsan/, tests labelled `threads`
 #
 # Remaining arguments go to ctest.  Times and coverage of each mode: docs/testing.md.
 mode=normal
@@ -11,8 +11,13 @@ case "${1:-}" in
   --sanitize) mode=asan; shift ;;
   --tsan) mode=tsan; shift ;;
 esac
+# The test build is plain (no profile): see TB_PGO in common.sh.
+TB_PGO=${TB_PGO:-0}
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
-[ "$mode" = tsan ] && TB_PACKAGES+=(dpkg-dev)   # dpkg-source, for scripts/tbb-tsan.sh
+case $mode in
+  asan) TB_PACKAGES+=(libclang-rt-14-dev) ;;  # clang's sanitizer and libFuzzer runtimes
+  tsan) TB_PACKAGES+=(dpkg-dev) ;;            # dpkg-source, for scripts/tbb-tsan.sh
+esac
 tb_install_missing
 
 if [ "$mode" = normal ]; then
@@ -21,29 +26,11 @@ if [ "$mode" = normal ]; then
   exit
 fi
 
-# Sanitizer builds: their own folder (never the Release build/, which the perf gate reads),
-# no benchmarks, RelWithDebInfo with the asserts left on (-O2 -g without -DNDEBUG), and g++
-# (scripts/tbb-tsan.sh builds the instrumented libtbb with g++'s TSan runtime; the fuzz pass,
-# scripts/fuzz.sh, runs clang's sanitizers).
-TB_BUILD=$TB_ROOT/build-$mode
-TB_CXX=g++
-sanitize=address
+# Sanitizer builds (common.sh tb_sanitizer_build): ASan + UBSan with clang in build-asan/ (the
+# fuzz pass, scripts/fuzz.sh, reuses it), TSan with g++ in build-tsan/.
 labels=()
-extra=()
-if [ "$mode" = tsan ]; then
-  sanitize=thread
-  labels=(-L threads)   # only the tests that run more than one thread (tests/CMakeLists.txt)
-  # TSan sees oneTBB's synchronization only if libtbb is instrumented too: without it, every
-  # parallel_for result is a false race in our code (scripts/tbb-tsan.sh).  No suppressions.
-  bash "$TB_ROOT/scripts/tbb-tsan.sh" "$TB_BUILD/tbb-tsan"
-  extra=(-DTBB_DIR="$TB_BUILD/tbb-tsan/lib/cmake/TBB")
-fi
-# Without the MPI backend: Open MPI's own allocations at exit are leaks to LeakSanitizer, and
-# its progress engine is not TSan-instrumented (docs/cluster.md says what that leaves untested).
-# Without the Python module: an instrumented extension cannot load into Debian's python3.
-tb_build -DTETRISBENCH_BUILD_TESTS=ON -DTETRISBENCH_BUILD_BENCH=OFF -DTETRISBENCH_MPI=OFF -DTETRISBENCH_PYTHON=OFF \
-  -DTETRISBENCH_SANITIZE=$sanitize \
-  -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g" "${extra[@]}"
+[ "$mode" = tsan ] && labels=(-L threads)   # only the tests that run more than one thread (tests/CMakeLists.txt)
+tb_sanitizer_build "$mode"
 
 # Every report stops the program with a nonzero exit code.  ASan, LeakSanitizer and TSan
 # reports go to files in $reports rather than stderr, and any such file fails this script
