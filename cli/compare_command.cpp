@@ -124,22 +124,32 @@ opt::ExperimentConfig resume_folder(const std::string& dir, std::unique_ptr<Fold
   if (const int n = remove_stale_temporaries(dir); n > 0)
     std::fprintf(stderr, "compare: removed %d temporary file(s) left by an interrupted run\n", n);
   opt::ExperimentConfig c = opt::load_experiment(dir + "/config.toml");
-  if (path_exists(dir + "/metadata.json")) {
+  // metadata.json holds the experiment as it started: without it nothing proves that
+  // config.toml was not edited since, and the report would mix runs of two experiments.
+  if (!path_exists(dir + "/metadata.json"))
+    throw UsageError("'" + dir + "' holds no metadata.json, so its config.toml cannot be checked against the runs; "
+                     "run the config again into a new folder");
+  {
     const json meta = opt::read_json_file(dir + "/metadata.json", "run metadata");
     // A folder started before the progress games (docs/experiments.md "Progress") has no
     // progress records or per-game held-out lines in its runs: it cannot be resumed into a
     // report of this version, whatever its config says.
-    if (meta.contains("experiment") && meta["experiment"].is_object() && !meta["experiment"].contains("progress"))
+    if (!meta.contains("experiment") || !meta["experiment"].is_object())
+      throw UsageError("'" + dir + "/metadata.json' holds no experiment to check config.toml against; run the "
+                       "config again into a new folder");
+    if (!meta["experiment"].contains("progress"))
       throw UsageError("'" + dir + "' was started by an older tetrisbench (no progress games, no per-game held-out "
                        "lines): run its config.toml again into a new folder");
-    if (meta.contains("experiment") && meta["experiment"] != opt::to_json(c))
+    if (meta["experiment"] != opt::to_json(c))
       throw UsageError("'" + dir + "/config.toml' was changed after the run started; restore it to resume");
   }
   return c;
 }
 
-std::string run_folder(const std::string& dir, const opt::ExperimentConfig& c, int k, int r) {
-  return dir + "/runs/" + c.optimizers[static_cast<std::size_t>(k)].label + "/run-" + std::to_string(r);
+// The folder of run r of entry k, each step below `dir` a real folder (never a link out of
+// it: file_io.h folder_inside); made where missing if `create`.
+std::string run_folder(const std::string& dir, const opt::ExperimentConfig& c, int k, int r, bool create) {
+  return folder_inside(dir, opt::run_folder_name(c, k, r), create);
 }
 
 // Runs scripts/report.py on the folder with an argument vector (no shell).  Returns its
@@ -173,7 +183,7 @@ opt::ExperimentConfig open_experiment(const CompareOptions& o, FeatureKernel ker
   opt::ExperimentConfig c = resume_folder(dir, claim);
   for (int k = 0; k < static_cast<int>(c.optimizers.size()); ++k)
     for (int r = 0; r < c.runs; ++r)
-      opt::check_run_folder(c, k, r, run_folder(dir, c, k, r), kernel);
+      opt::check_run_folder(c, k, r, run_folder(dir, c, k, r, false), kernel);
   return c;
 }
 
@@ -205,7 +215,7 @@ void run_all(const opt::ExperimentConfig& c, const std::string& dir, const Compa
              CompareProgress& p, std::vector<std::string>& missing) {
   for (int k = 0; k < static_cast<int>(c.optimizers.size()); ++k)
     for (int r = 0; r < c.runs; ++r) {
-      const std::string run_dir = run_folder(dir, c, k, r);
+      const std::string run_dir = run_folder(dir, c, k, r, true);
       json result = opt::run_one(c, k, r, run_dir, o.threads, kernel, [&](const opt::RunProgress& now) {
         std::lock_guard lock(p.mutex);
         p.now = now;

@@ -78,21 +78,29 @@ std::unique_ptr<Searcher> policy_searcher(const Replay& r, const Rules& rules, c
 
 void write_pictures(const ReplayOptions& o, const std::vector<Frame>& frames, std::int64_t first_frame) {
   if (!o.png_dir.empty()) {
-    // All frames or none: on a failure (a full disk) the frames written so far, and the
-    // folder if this run made it, are removed before the error is reported.
+    // Every frame's name is checked before the first is written, so a link or folder at one
+    // of them is refused with nothing written.  On a failure later (a full disk), only what
+    // this run made is removed: the frames that were not there before, and the folder if this
+    // run made it.  A regular file this run replaced is left as it is now.
     namespace fs = std::filesystem;
+    std::vector<std::string> names;
+    for (std::size_t i = 0; i < frames.size(); ++i) {
+      char name[32];
+      std::snprintf(name, sizeof name, "frame-%05lld.png", static_cast<long long>(first_frame + static_cast<std::int64_t>(i)));
+      names.push_back((fs::path(o.png_dir) / name).string());
+      check_replaceable(names.back(), "--png frame");
+    }
     const bool made = fs::create_directory(o.png_dir);
-    std::vector<std::string> written;
+    std::vector<std::string> created;
     try {
       for (std::size_t i = 0; i < frames.size(); ++i) {
-        char name[32];
-        std::snprintf(name, sizeof name, "frame-%05lld.png", static_cast<long long>(first_frame + static_cast<std::int64_t>(i)));
-        written.push_back((fs::path(o.png_dir) / name).string());
-        write_png(written.back(), frames[i], o.cell_pixels);
+        const bool existed = path_exists(names[i]);
+        write_png(names[i], frames[i], o.cell_pixels);
+        if (!existed) created.push_back(names[i]);
       }
     } catch (...) {
       std::error_code ec;
-      for (const std::string& f : written) fs::remove(f, ec);
+      for (const std::string& f : created) fs::remove(f, ec);
       if (made) fs::remove(o.png_dir, ec);
       throw;
     }

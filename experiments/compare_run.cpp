@@ -251,6 +251,10 @@ std::int64_t generation_cap(const ExperimentConfig& c, std::int64_t pieces, std:
   return left / per_generation >= 1 ? left / per_generation : 0;
 }
 
+std::string run_folder_name(const ExperimentConfig& c, int spec_index, int run) {
+  return "runs/" + c.optimizers[static_cast<std::size_t>(spec_index)].label + "/run-" + std::to_string(run);
+}
+
 std::uint64_t run_seed(const ExperimentConfig& c, int run) {
   return stream_key(c.seed, static_cast<std::uint64_t>(run));
 }

@@ -60,6 +60,11 @@ nlohmann::json summary_json(const PlaySummary& s);
 // in game order) and "capped" (the indices of the games stopped by the piece cap).
 nlohmann::json heldout_json(std::span<const GameResult> games);
 
+// "runs/<label>/run-<r>": where run r of entry spec_index lives inside a results folder
+// (labels are slugs, experiment_config.h).  compare and the Python module's write_run open it
+// with file_io.h folder_inside, which refuses a link at any step.
+std::string run_folder_name(const ExperimentConfig& c, int spec_index, int run);
+
 // The training streams of run r are shared by every optimizer (common random numbers).
 std::uint64_t run_seed(const ExperimentConfig& c, int run);
 

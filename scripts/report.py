@@ -10,11 +10,14 @@ Every statistic is computed by tetrisbench into report.json; this script only la
 """
 import csv
 import glob
+import io
 import json
 import math
 import os
 import sys
 import warnings
+
+from report_files import Folder
 
 import matplotlib
 
@@ -72,9 +75,13 @@ def load_records(root, label):
 
 
 def save(fig, out):
+    """`out` is (Folder, file name): the PNG goes through the folder's atomic writer."""
+    folder, name = out
     fig.tight_layout()
-    fig.savefig(out, dpi=120, metadata=PNG_METADATA)
+    png = io.BytesIO()
+    fig.savefig(png, format="png", dpi=120, metadata=PNG_METADATA)
     plt.close(fig)
+    folder.write(name, png.getvalue())
 
 
 def latest_on(grid, pieces, values):
@@ -333,11 +340,12 @@ def main():
     if report.get("schema_version") != 2:
         sys.exit(f"{root}/report.json: schema_version {report.get('schema_version')} is not 2; this script "
                  f"reads the reports of tetrisbench 0.2 (rebuild report.json with tetrisbench compare --resume)")
-    os.makedirs(os.path.join(root, "plots"), exist_ok=True)
+    folder = Folder(root)
+    plots = folder.sub("plots")
     records = {o["label"]: load_records(root, o["label"]) for o in report["optimizers"]}
-    have_prog = plot_progress(records, report, os.path.join(root, "plots", "progress.png"))
-    have_ecdf = plot_ecdf(records, report, os.path.join(root, "plots", "ecdf.png"))
-    have_held = plot_heldout(report, os.path.join(root, "plots", "heldout.png"))
+    have_prog = plot_progress(records, report, (plots, "progress.png"))
+    have_ecdf = plot_ecdf(records, report, (plots, "ecdf.png"))
+    have_held = plot_heldout(report, (plots, "heldout.png"))
     md = header(report) + heldout_section(report) + targets_section(report)
     md += ["", "## Plots", ""]
     if have_held:
@@ -353,8 +361,7 @@ def main():
            "```", "", "Stop reasons per run: " + "; ".join(
                f"{o['label']}: " + ", ".join("/".join(s) or "-" for s in o["stop_reasons"])
                for o in report["optimizers"]), ""]
-    with open(os.path.join(root, "report.md"), "w") as f:
-        f.write("\n".join(md))
+    folder.write("report.md", "\n".join(md))
 
 
 if __name__ == "__main__":

@@ -8,6 +8,8 @@
 #  4 crashes (huge strings, counts, checkpoints)     10 two flags naming the same file
 #  5 hangs and unbounded reads (FIFO, /dev/zero)     11 races on a results folder, stale temporaries
 #  6 late reporting of bad optimizer options         12 a full disk (RLIMIT_FSIZE)
+# and of the second round (13-17): links inside a results folder, a failed replay --png,
+# a resume without metadata, names near NAME_MAX, the mode of a replaced file.
 # Device-like paths are FIFOs and symlinks made in the test's own temporary folder; /dev/zero
 # is only ever read (refused before reading), and no real device is written.
 # Usage: hardening_test.sh PATH/TO/tetrisbench REPO-ROOT
@@ -637,6 +639,80 @@ cd "$work/full/7" && full_disk "compare (default folder) on a full disk" 0 compa
 [ -z "$(find "$work/full/7" -mindepth 1 -type d -name '2*')" ] ||
   fail "compare (default folder) on a full disk left its results folder: $(find "$work/full/7" -mindepth 1 -type d)"
 cd "$work" || exit 1
+
+# ---------------------------------------------------------------------------------------
+# Second round (issue 47) classes 1, 2, 6, 10 and 17c: links inside a results folder, a failed
+# replay --png, a resume without metadata, names near NAME_MAX, the mode of a replaced file.
+section "13. Links inside a results folder are refused, never written through"
+mkdir -p "$work/r2/outside"
+echo "outside" >"$work/r2/outside/result.json"
+echo "outside" >"$work/r2/outside/checkpoint.json"
+# A finished folder with its run folder replaced by a link to a folder outside.
+cp -a "$work/ck-base" "$work/r2/linkrun"
+mv "$work/r2/linkrun/runs/ce/run-0" "$work/r2/linkrun-run0"
+ln -s "$work/r2/outside" "$work/r2/linkrun/runs/ce/run-0"
+check "resume: run folder is a link out" "is a symbolic link" --keep "$work/r2/outside" --keep "$work/r2/linkrun" -- \
+  compare --resume "$work/r2/linkrun" --no-plots --threads 2
+# The same one step higher (runs/ce).
+cp -a "$work/ck-base" "$work/r2/linklabel"
+rm -rf "$work/r2/linklabel/runs/ce"
+ln -s "$work/r2/outside" "$work/r2/linklabel/runs/ce"
+check "resume: label folder is a link out" "is a symbolic link" --keep "$work/r2/outside" -- \
+  compare --resume "$work/r2/linklabel" --no-plots --threads 2
+# report.py: report.md and plots/ as links are refused and left alone (the run itself succeeds:
+# report.json is complete; the report step fails with one line and exit 1).
+cp -a "$work/ck-ok" "$work/r2/linkreport"
+echo "precious" >"$work/r2/outside/report.md"
+ln -s "$work/r2/outside/report.md" "$work/r2/linkreport/report.md"
+"$bin" compare --resume "$work/r2/linkreport" --threads 2 >"$work/out/log" 2>&1 && fail "report.md as a link: exit 0"
+grep -q "report.py: .*report.md' is not a regular file" "$work/out/log" || fail "report.md as a link: $(tail -n 2 "$work/out/log")"
+[ "$(cat "$work/r2/outside/report.md")" = precious ] || fail "report.md as a link: written through"
+rm -rf "$work/r2/linkreport/report.md" "$work/r2/linkreport/plots"
+ln -s "$work/r2/outside" "$work/r2/linkreport/plots"
+"$bin" compare --resume "$work/r2/linkreport" --threads 2 >"$work/out/log" 2>&1 && fail "plots/ as a link: exit 0"
+grep -q "plots' is not a folder" "$work/out/log" || fail "plots/ as a link: $(tail -n 2 "$work/out/log")"
+[ -z "$(find "$work/r2/outside" -name '*.png')" ] || fail "plots/ as a link: plots written outside"
+[ -e "$work/r2/linkreport/report.md" ] && fail "plots/ as a link: report.md written anyway"
+
+section "14. A failed replay --png removes only what it made; bad frames refused before writing"
+mkdir "$work/r2/frames"
+echo "user's" >"$work/r2/frames/frame-00003.png"
+echo "other" >"$work/r2/frames/notes.txt"
+echo "target" >"$work/r2/outside/target.png"
+ln -s "$work/r2/outside/target.png" "$work/r2/frames/frame-00010.png"
+check "replay --png with a link at frame 10" "frame-00010.png" --keep "$work/r2/frames" --keep "$work/r2/outside" -- \
+  replay "$work/in/r.replay" --png "$work/r2/frames" --no-text --frames 0:12
+
+section "15. compare --resume without metadata.json"
+cp -a "$work/ck-base" "$work/r2/nometa"
+rm "$work/r2/nometa/metadata.json"
+sed -i 's/^seed = 5/seed = 6/' "$work/r2/nometa/config.toml"
+check "resume without metadata.json" "holds no metadata.json" --keep "$work/r2/nometa" -- \
+  compare --resume "$work/r2/nometa" --no-plots --threads 2
+cp -a "$work/ck-base" "$work/r2/metanoexp"
+jedit "$work/r2/metanoexp/metadata.json" "del j['experiment']"
+check "resume with metadata.json without its experiment" "holds no experiment" --keep "$work/r2/metanoexp" -- \
+  compare --resume "$work/r2/metanoexp" --no-plots --threads 2
+
+section "16. Output names near and over NAME_MAX"
+long250=$(printf 'w%.0s' $(seq 250))
+long256=$(printf 'w%.0s' $(seq 256))
+t0=$(date +%s.%N)
+check "learn --out with a 256-byte name" "at most 255" --absent "$work/out/$long256" -- \
+  learn --board 10x20 --pieces 1000000000 --out "$work/out/$long256"
+timed "learn --out with a 256-byte name" 5
+if "$bin" learn --board 6x8 --pieces 2000 --eval-games 0 --out "$work/out/$long250" 2>"$work/err"; then
+  [ -s "$work/out/$long250" ] && echo "ok: learn --out with a 250-byte name" || fail "250-byte name: no file"
+else
+  fail "learn --out with a 250-byte name: $(cat "$work/err")"
+fi
+rm -f "$work/out/$long250"
+
+section "17. A replaced file keeps its mode"
+cp "$work/in/p.policy" "$work/out/private.json"
+chmod 600 "$work/out/private.json"
+"$bin" play --games 2 --format json --out "$work/out/private.json" 2>"$work/err" || fail "play --out over a 0600 file: $(cat "$work/err")"
+[ "$(stat -c %a "$work/out/private.json")" = 600 ] || fail "play --out over a 0600 file: mode $(stat -c %a "$work/out/private.json")"
 
 elapsed=$(($(date +%s) - started))
 echo "hardening checks took ${elapsed} s"

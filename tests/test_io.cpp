@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <climits>
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
@@ -435,6 +436,82 @@ TEST_F(IoTest, RemovesOneFilesOwnTemporaries) {
   spit(at("w.policy.tmp." + dead), "s");
   EXPECT_EQ(tb::remove_stale_temporaries_of(at("w.policy")), 2);
   EXPECT_EQ(names_in(dir_), kept);
+}
+
+// ---- names near NAME_MAX, modes, folders inside a results folder --------------------------
+
+TEST_F(IoTest, ANameOfNameMaxBytesIsWrittenThroughAShortTemporary) {
+  const std::string name(NAME_MAX, 'w');  // "<name>.tmp.<pid>.<n>" would not fit
+  tb::write_file_atomically(at(name), "fits");
+  EXPECT_EQ(slurp(at(name)), "fits");
+  EXPECT_EQ(names_in(dir_), std::set<std::string>{name});
+}
+
+TEST_F(IoTest, ANameLongerThanNameMaxIsRefusedBeforeWriting) {
+  const std::string name(NAME_MAX + 1, 'w');
+  const std::string m = input_error_of([&] { tb::check_writable(at(name), "--out"); });
+  EXPECT_TRUE(contains(m, "at most " + std::to_string(NAME_MAX))) << m;
+  EXPECT_THROW(tb::write_file_atomically(at(name), "x"), tb::InputError);
+  EXPECT_TRUE(names_in(dir_).empty());
+}
+
+TEST_F(IoTest, TheShortTemporaryOfALongNameIsSweptAsItsOwn) {
+  const std::string name(NAME_MAX, 'w');
+  // The stem is ".<16 hex digits of the name's FNV-1a>"; a stale one with any other stem stays.
+  tb::write_file_atomically(at(name), "x");
+  std::string stale;  // the temporary's name, seen from inside a write
+  tb::write_file_atomically(at(name), [&](const tb::ContentSink& sink) {
+    for (const auto& n : names_in(dir_))
+      if (n != name) stale = n;
+    sink("y");
+  });
+  ASSERT_FALSE(stale.empty());
+  EXPECT_LE(stale.size(), std::size_t{NAME_MAX});
+  const std::string dead = kDead;
+  const std::string stem = stale.substr(0, stale.find(".tmp."));
+  spit(at(stem + ".tmp." + dead + ".1"), "s");
+  spit(at(".0000000000000000.tmp." + dead + ".1"), "k");
+  EXPECT_EQ(tb::remove_stale_temporaries_of(at(name)), 1);
+  EXPECT_EQ(names_in(dir_), (std::set<std::string>{name, ".0000000000000000.tmp." + dead + ".1"}));
+}
+
+TEST_F(IoTest, AReplacedFileKeepsItsPermissions) {
+  spit(at("private.json"), "old");
+  ASSERT_EQ(::chmod(at("private.json").c_str(), 0600), 0);
+  tb::write_file_atomically(at("private.json"), "new");
+  struct stat st {};
+  ASSERT_EQ(::stat(at("private.json").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0600u);
+  EXPECT_EQ(slurp(at("private.json")), "new");
+}
+
+TEST_F(IoTest, FolderInsideMakesAndOpensRealFolders) {
+  EXPECT_EQ(tb::folder_inside(dir_.string(), "runs/ce/run-0", true), at("runs/ce/run-0"));
+  EXPECT_TRUE(fs::is_directory(at("runs/ce/run-0")));
+  EXPECT_EQ(tb::folder_inside(dir_.string(), "runs/ce/run-0", false), at("runs/ce/run-0"));
+  // Without `create`, a missing step is no error and makes nothing.
+  EXPECT_EQ(tb::folder_inside(dir_.string(), "runs/ga/run-1", false), at("runs/ga/run-1"));
+  EXPECT_FALSE(fs::exists(at("runs/ga")));
+}
+
+TEST_F(IoTest, FolderInsideRefusesALinkAtAnyStep) {
+  fs::create_directories(at("outside"));
+  fs::create_directories(at("results/runs"));
+  fs::create_symlink(at("outside"), at("results/runs/ce"));
+  for (bool create : {true, false}) {
+    const std::string m = input_error_of([&] { tb::folder_inside(at("results"), "runs/ce/run-0", create); });
+    EXPECT_TRUE(contains(m, cat("'", at("results/runs/ce"), "' is a symbolic link"))) << m;
+  }
+  EXPECT_TRUE(fs::is_empty(at("outside")));  // nothing made through the link
+  spit(at("results/runs/file"), "x");
+  EXPECT_TRUE(contains(input_error_of([&] { tb::folder_inside(at("results"), "runs/file/run-0", true); }),
+                       "is a regular file"));
+}
+
+TEST_F(IoTest, FolderInsideRefusesStepsThatLeaveTheRoot) {
+  for (const char* rel : {"../x", "runs/../../x", "/etc", "runs//x", "./runs"})
+    EXPECT_THROW(tb::folder_inside(dir_.string(), rel, true), tb::InputError) << rel;
+  EXPECT_TRUE(names_in(dir_).empty());
 }
 
 // ---- checked numbers -----------------------------------------------------------------------

@@ -151,8 +151,8 @@ class Fitness {
     const Json meta = opt::read_json_file(folder + "/metadata.json", "run metadata");
     if (!meta.contains("experiment") || meta["experiment"] != opt::to_json(c_))
       value_error("'" + folder + "' is not a results folder of this config (its metadata.json holds another experiment)");
-    const opt::OptimizerSpec& spec = c_.optimizers[static_cast<std::size_t>(spec_)];
-    const std::string dir = folder + "/runs/" + spec.label + "/run-" + std::to_string(run_);
+    // Each step below the results folder is a real folder, never a link out of it.
+    const std::string dir = folder_inside(folder, opt::run_folder_name(c_, spec_, run_), false);
     if (!std::filesystem::is_directory(dir)) value_error("'" + dir + "' does not exist: run `tetrisbench compare` on the config first");
     if (path_exists(dir + "/result.json")) value_error("'" + dir + "/result.json' exists already; it is not replaced");
     if (stop_reason.empty() || stop_reason.size() > 200) value_error("stop_reason must be 1 to 200 characters");

@@ -7,9 +7,14 @@
 
 #include <atomic>
 #include <cerrno>
+#include <climits>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
+#include <vector>
+
+#include "fnv1a.h"
 
 namespace tb {
 namespace {
@@ -35,13 +40,44 @@ struct Fd {
   }
 };
 
-// Throws InputError if something other than a regular file sits at `path`.
-void check_replaceable(const std::string& path, std::string_view flag) {
+// What sits at `name` in the folder `dir`: false if nothing (or it cannot be reached: the write
+// will say), else true with its lstat in `st`.
+bool stat_at(int dir, const std::string& name, struct stat& st) {
+  return ::fstatat(dir, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0;
+}
+
+// Throws InputError if something other than a regular file sits at `name` in `dir` (`path`
+// names it in the message).
+void check_replaceable_at(int dir, const std::string& name, const std::string& path, std::string_view flag) {
   struct stat st {};
-  if (::lstat(path.c_str(), &st) != 0) return;  // missing (or unreachable: the write will say)
+  if (!stat_at(dir, name, st)) return;
   if (!S_ISREG(st.st_mode))
     throw InputError(std::string(flag) + " '" + path + "' is " + kind_of(st.st_mode) +
                      "; refusing to replace it (give a regular file or a new path)");
+}
+
+// The folder part and the name part of a path ("." for a bare name).
+std::pair<std::string, std::string> split_path(const std::string& path) {
+  const fs::path p(path);
+  return {p.has_parent_path() ? p.parent_path().string() : std::string("."), p.filename().string()};
+}
+
+// ".<16 hex digits>": the stem of a long name's temporaries.
+std::string short_stem(const std::string& name) {
+  Fnv1a h;
+  for (char ch : name) h.add_byte(static_cast<std::uint8_t>(ch));
+  char buf[20];
+  std::snprintf(buf, sizeof buf, ".%016llx", static_cast<unsigned long long>(h.value()));
+  return buf;
+}
+
+// The temporary of `name` written by this process: "<name>.tmp.<pid>.<n>", or, when that would
+// pass NAME_MAX, ".<hash of name>.tmp.<pid>.<n>" (so any name that fits has a temporary that
+// fits).  Both have the shape is_stale_temporary recognizes.
+std::string temporary_name(const std::string& name, unsigned n) {
+  const std::string suffix = ".tmp." + std::to_string(::getpid()) + "." + std::to_string(n);
+  if (name.size() + suffix.size() <= NAME_MAX) return name + suffix;
+  return short_stem(name) + suffix;
 }
 
 // "<stem>.tmp.<pid>" or "<stem>.tmp.<pid>.<n>", with a non-empty stem, whose writer is no
@@ -93,35 +129,57 @@ std::string read_input_file(const std::string& path, std::string_view what, std:
   return text;
 }
 
+void check_replaceable(const std::string& path, std::string_view flag) {
+  check_replaceable_at(AT_FDCWD, path, path, flag);
+}
+
 bool path_exists(const std::string& path) {
   struct stat st {};
   return ::lstat(path.c_str(), &st) == 0;
 }
 
+void check_name_fits(const std::string& path, std::string_view flag) {
+  const std::string name = split_path(path).second;
+  if (name.size() > NAME_MAX)
+    throw InputError(std::string(flag) + ": the file name is " + std::to_string(name.size()) +
+                     " bytes long; names may have at most " + std::to_string(NAME_MAX));
+  if (path.size() >= PATH_MAX)
+    throw InputError(std::string(flag) + ": the path is " + std::to_string(path.size()) +
+                     " bytes long; paths must be shorter than " + std::to_string(PATH_MAX));
+}
+
 void check_writable(const std::string& path, std::string_view flag) {
   const std::string head = "cannot write " + std::string(flag) + " '" + path + "': ";
   if (path.empty()) throw InputError(std::string(flag) + " must not be empty");
+  check_name_fits(path, flag);
   check_replaceable(path, flag);
-  const fs::path p(path);
-  const fs::path parent = p.has_parent_path() ? p.parent_path() : fs::path(".");
+  const std::string parent = split_path(path).first;
   struct stat st {};
   if (::stat(parent.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
-    throw InputError(head + "folder '" + parent.string() + "' does not exist");
+    throw InputError(head + "folder '" + parent + "' does not exist");
   if (::access(parent.c_str(), W_OK) != 0)
-    throw InputError(head + "folder '" + parent.string() + "' is not writable");
+    throw InputError(head + "folder '" + parent + "' is not writable");
 }
 
 void write_file_atomically(const std::string& path, std::string_view contents) {
   write_file_atomically(path, [contents](const ContentSink& sink) { sink(contents); });
 }
 
+// Every step below happens relative to the folder's descriptor, opened once: a folder of the
+// path replaced by a link during the write does not move where the file goes.
 void write_file_atomically(const std::string& path, const std::function<void(const ContentSink&)>& produce) {
   static std::atomic<unsigned> counter{0};
-  check_replaceable(path, "output");
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
+  if (path.empty()) throw InputError("output path must not be empty");
+  check_name_fits(path, "output");
+  const auto [dir_path, name] = split_path(path);
+  if (name.empty() || name == "." || name == "..") throw InputError("output '" + path + "' names a folder, not a file");
+  Fd dir{::open(dir_path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)};
+  if (dir.fd < 0) throw RunError("cannot write '" + path + "': " + std::strerror(errno));
+  check_replaceable_at(dir.fd, name, path, "output");
+  const std::string tmp = temporary_name(name, counter++);
   bool removed = false;  // the temporary file, once: its name may be taken again after that
   const auto remove_tmp = [&] {
-    if (!removed) ::unlink(tmp.c_str());
+    if (!removed) ::unlinkat(dir.fd, tmp.c_str(), 0);
     removed = true;
   };
   const auto fail = [&](const char* what, int err) {
@@ -130,8 +188,12 @@ void write_file_atomically(const std::string& path, const std::function<void(con
   };
   {
     // O_EXCL: never write through something that appeared at the temporary name.
-    Fd f{::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666)};
+    Fd f{::openat(dir.fd, tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666)};
     if (f.fd < 0) throw RunError("cannot write '" + path + "': " + std::strerror(errno));
+    // A file that is replaced keeps its permissions (a private 0600 file stays private).
+    struct stat old {};
+    if (stat_at(dir.fd, name, old) && S_ISREG(old.st_mode) && ::fchmod(f.fd, old.st_mode & 07777) != 0)
+      fail("set the permissions of", errno);
     const ContentSink sink = [&](std::string_view piece) {
       for (std::size_t done = 0; done < piece.size();) {
         const ssize_t n = ::write(f.fd, piece.data() + done, piece.size() - done);
@@ -153,12 +215,45 @@ void write_file_atomically(const std::string& path, const std::function<void(con
   }
   // Checked again just before the rename: the target may have changed during a long write.
   try {
-    check_replaceable(path, "output");
+    check_replaceable_at(dir.fd, name, path, "output");
   } catch (...) {
     remove_tmp();
     throw;
   }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) fail("rename into", errno);
+  if (::renameat(dir.fd, tmp.c_str(), dir.fd, name.c_str()) != 0) fail("rename into", errno);
+}
+
+std::string folder_inside(const std::string& root, std::string_view rel, bool create) {
+  Fd at{::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)};
+  if (at.fd < 0) throw InputError("cannot open folder '" + root + "': " + std::strerror(errno));
+  std::vector<std::string> steps;
+  for (std::size_t begin = 0; begin <= rel.size();) {
+    std::size_t end = rel.find('/', begin);
+    if (end == std::string_view::npos) end = rel.size();
+    steps.emplace_back(rel.substr(begin, end - begin));
+    if (steps.back().empty() || steps.back() == "." || steps.back() == "..")
+      throw InputError("folder '" + std::string(rel) + "' does not stay inside '" + root + "'");
+    begin = end + 1;
+  }
+  std::string path = root;
+  for (const std::string& step : steps) {
+    path += "/" + step;
+    if (create && ::mkdirat(at.fd, step.c_str(), 0777) != 0 && errno != EEXIST)
+      throw RunError("cannot create folder '" + path + "': " + std::strerror(errno));
+    // O_NOFOLLOW: a link at this step is refused, never followed out of `root`.
+    Fd next{::openat(at.fd, step.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)};
+    if (next.fd < 0) {
+      const int err = errno;
+      struct stat st {};
+      if (!stat_at(at.fd, step, st)) {
+        if (!create && err == ENOENT) return root + "/" + std::string(rel);  // missing: nothing to refuse
+        throw RunError("cannot open folder '" + path + "': " + std::strerror(err));
+      }
+      throw InputError("'" + path + "' is " + kind_of(st.st_mode) + ", not a folder; refusing to write through it");
+    }
+    std::swap(at.fd, next.fd);
+  }
+  return path;
 }
 
 bool same_file(const std::string& a, const std::string& b) {
@@ -189,12 +284,14 @@ int remove_stale_temporaries_of(const std::string& path) {
   const fs::path p(path);
   const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
   const std::string stem = p.filename().string() + ".tmp.";
+  const std::string long_stem = short_stem(p.filename().string()) + ".tmp.";  // temporary_name
   int removed = 0;
   std::error_code ec;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string name = it->path().filename().string();
     std::error_code kind;
-    if (name.rfind(stem, 0) != 0 || !is_stale_temporary(name) || it->is_symlink(kind) || !it->is_regular_file(kind))
+    if ((name.rfind(stem, 0) != 0 && name.rfind(long_stem, 0) != 0) || !is_stale_temporary(name) ||
+        it->is_symlink(kind) || !it->is_regular_file(kind))
       continue;
     if (fs::remove(it->path(), kind)) ++removed;
   }
