@@ -73,6 +73,7 @@ Policy parse_ntuple_policy(std::string_view text, std::string_view origin) {
 }
 
 void write_ntuple_policy(const Policy& p, const std::function<void(std::string_view)>& sink) {
+  check_common_keys(p);
   const NTupleNetwork& net = *p.network;
   std::ostringstream out;
   out << kNTupleMagic << " 1\nname " << p.name << "\nlayout " << kNTupleLayout << "\nboard "

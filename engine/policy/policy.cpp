@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "checked_number.h"  // shown
 #include "file_io.h"
 #include "ntuple_file.h"
 #include "policy_lines.h"
@@ -80,6 +81,7 @@ void write_policy(const Policy& p, const std::function<void(std::string_view)>& 
 
 std::string format_policy(const Policy& p) {
   if (p.network) return format_ntuple_policy(p);
+  check_common_keys(p);
   std::ostringstream out;
   out.precision(17);
   out << kMagic << " 1\nname " << p.name << "\nfeatures " << p.features->name << "\nrules "
@@ -127,7 +129,7 @@ Policy load_policy(std::string_view name_or_path) {
   if (!looks_like_path && !path_exists(path)) {
     std::string known;
     for (auto n : builtin_policy_names()) known += (known.empty() ? "" : ", ") + std::string(n);
-    throw PolicyError("unknown policy '" + path + "' (built-in: " + known + "; or give a file path)");
+    throw PolicyError("unknown policy '" + shown(path) + "' (built-in: " + known + "; or give a file path)");
   }
   std::string body;
   try {

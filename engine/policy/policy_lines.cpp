@@ -1,10 +1,27 @@
 #include "policy_lines.h"
 
+#include <algorithm>
 #include <sstream>
 
+#include "checked_number.h"
 #include "text_lines.h"
 
 namespace tb {
+namespace {
+
+// The reader's own rules decide: the line `key value` must split back into this value.  That
+// refuses a '#' (a comment) and blanks at either end (trimmed); control characters are refused
+// too, a newline or carriage return above all, since they would start another line.
+void check_line_value(std::string_view key, std::string_view value) {
+  const bool printable =
+      std::all_of(value.begin(), value.end(), [](char ch) { return static_cast<unsigned char>(ch) >= 32 && ch != 127; });
+  const std::string line = std::string(key) + " " + std::string(value);
+  if (!printable || split_line(line).value != value)
+    throw PolicyError("policy " + std::string(key) + " '" + shown(value) +
+                      "' cannot be written: it must be one line of printable text without '#' or blanks at either end");
+}
+
+}  // namespace
 
 void read_policy_lines(
     std::string_view text, std::string_view origin, const LineFormat& format,
@@ -46,6 +63,12 @@ bool read_common_key(Policy& p, std::string_view key, std::string_view value, co
     return false;
   }
   return true;
+}
+
+void check_common_keys(const Policy& p) {
+  check_line_value("name", p.name);
+  check_line_value("rules", p.rules);
+  check_line_value("source", p.source);
 }
 
 }  // namespace tb

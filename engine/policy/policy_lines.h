@@ -32,4 +32,9 @@ void read_policy_lines(
 // other key.
 bool read_common_key(Policy& p, std::string_view key, std::string_view value, const std::string& where);
 
+// The writers' side of read_common_key: throws PolicyError unless name, rules and source each
+// read back as themselves from their `key value` line, so that no value (a name from the
+// command line or Python) can end its line early and add lines that change how the file plays.
+void check_common_keys(const Policy& p);
+
 }  // namespace tb
