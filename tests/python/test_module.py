@@ -143,7 +143,7 @@ def test_policy_file_round_trip(tmp_path):
     assert back["features"] == "bcts" and back["name"] == "round-trip"
     assert np.array_equal(np.array(back["weights"]), w)  # bit for bit
     with pytest.raises(ValueError, match="finite"):
-        tb.format_policy([0.0, float("nan")], "dellacherie")
+        tb.format_policy([0.0] * 5 + [float("nan")], "dellacherie")
 
 
 def test_play_equals_cli():
