@@ -9,14 +9,18 @@
 namespace tb {
 namespace {
 
+// Control characters (a newline or carriage return above all) are refused on both sides: a
+// writer's would start another line, and a reader refuses them so that whatever it accepts
+// can be written back.
+bool printable(std::string_view value) {
+  return std::all_of(value.begin(), value.end(), [](char ch) { return static_cast<unsigned char>(ch) >= 32 && ch != 127; });
+}
+
 // The reader's own rules decide: the line `key value` must split back into this value.  That
-// refuses a '#' (a comment) and blanks at either end (trimmed); control characters are refused
-// too, a newline or carriage return above all, since they would start another line.
+// refuses a '#' (a comment) and blanks at either end (trimmed).
 void check_line_value(std::string_view key, std::string_view value) {
-  const bool printable =
-      std::all_of(value.begin(), value.end(), [](char ch) { return static_cast<unsigned char>(ch) >= 32 && ch != 127; });
   const std::string line = std::string(key) + " " + std::string(value);
-  if (!printable || split_line(line).value != value)
+  if (!printable(value) || split_line(line).value != value)
     throw PolicyError("policy " + std::string(key) + " '" + shown(value) +
                       "' cannot be written: it must be one line of printable text without '#' or blanks at either end");
 }
@@ -50,6 +54,8 @@ void read_policy_lines(
 }
 
 bool read_common_key(Policy& p, std::string_view key, std::string_view value, const std::string& where) {
+  if ((key == "name" || key == "rules" || key == "source") && !printable(value))
+    throw PolicyError(where + ": " + std::string(key) + " has a control character");
   if (key == "name") {
     p.name = value;
   } else if (key == "rules") {

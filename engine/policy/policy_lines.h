@@ -29,7 +29,8 @@ void read_policy_lines(
     const std::function<bool(std::string_view key, std::string_view value, const std::string& where)>& on_line);
 
 // The keys both formats have: name, rules, source and `reward lines`.  Returns false for any
-// other key.
+// other key.  A name, rules or source with a control character is refused, as the writers
+// refuse it.
 bool read_common_key(Policy& p, std::string_view key, std::string_view value, const std::string& where);
 
 // The writers' side of read_common_key: throws PolicyError unless name, rules and source each
