@@ -2,6 +2,7 @@
 // definitions (quoted in kernels/features_reference.cpp; docs/features.md): hand-computed
 // boards for every variant, then randomized differential tests of every variant against
 // features_reference (the oracle), and of the SIMD variants' lane primitives on any word.
+#include <cctype>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -951,20 +952,32 @@ void differential(FeatureKernel fast, const DifferentialSetup& setup = {}) {
 
 TEST(FeaturesDifferential, ScalarMatchesReference) { differential(features_scalar); }
 
-TEST(FeaturesDifferential, EverySimdVariantMatchesReference) {
-  int tested = 0;
-  for (const KernelVariant& v : kernel_variants()) {
-    if (v.name == "reference" || v.name == "scalar") continue;
-    if (!v.supported()) {
-      std::cout << "[ SKIPPED  ] " << v.name << ": CPU lacks " << v.requires_isa << "\n";
-      continue;
-    }
-    SCOPED_TRACE(std::string(v.name));
-    differential(v.kernel);
-    ++tested;
-  }
-  std::cout << "[   INFO   ] SIMD variants tested: " << tested << "\n";
+// One test per SIMD variant, skipped (GTEST_SKIP) on a CPU without its instruction set.
+class SimdVariant : public ::testing::TestWithParam<std::string_view> {};
+
+TEST_P(SimdVariant, MatchesReference) {
+  const KernelVariant* v = find_kernel(GetParam());
+  ASSERT_NE(v, nullptr);
+  if (!v->supported()) GTEST_SKIP() << v->name << ": CPU lacks " << v->requires_isa;
+  differential(v->kernel);
 }
+
+std::vector<std::string_view> simd_variant_names() {
+  std::vector<std::string_view> names;
+  for (const KernelVariant& v : kernel_variants())
+    if (v.name != "reference" && v.name != "scalar") names.push_back(v.name);
+  return names;
+}
+
+std::string variant_test_name(const ::testing::TestParamInfo<std::string_view>& info) {
+  std::string name;
+  for (char ch : info.param)
+    if (std::isalnum(static_cast<unsigned char>(ch))) name += ch;
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(FeaturesDifferential, SimdVariant, ::testing::ValuesIn(simd_variant_names()),
+                         variant_test_name);
 
 // ---------------------------------------------------------------------------------------------
 // The SIMD variants' lane primitives and the forms that use them, stressed where they changed:
@@ -1017,27 +1030,26 @@ int row_weight(Word x) {
   return sum;
 }
 
-TEST(FeaturesLanes, PopcountBitWidthAndWeightsOnEdgeWords) {
-  struct Probe {
-    const char* what;
-    std::string_view variant;  // run only where the CPU has it
-    void (*fn)(const Word*, int, std::uint32_t*);
-  };
-  const Probe probes[] = {{"sse4.2 (4 lanes)", "sse4.2", lanes_probe_sse42},
-                          {"avx2 (8 lanes)", "avx2", lanes_probe_avx2},
-                          {"avx512 (16 lanes)", "avx512", lanes_probe_avx512},
-                          {"avx512's tail (8 lanes, AVX-512VL)", "avx512",
-                           lanes_probe_avx512_tail}};
+struct LaneProbe {
+  const char* what;
+  std::string_view variant;  // run only where the CPU has it
+  void (*fn)(const Word*, int, std::uint32_t*);
+};
+const LaneProbe kLaneProbes[] = {{"sse42", "sse4.2", lanes_probe_sse42},
+                                 {"avx2", "avx2", lanes_probe_avx2},
+                                 {"avx512", "avx512", lanes_probe_avx512},
+                                 {"avx512tail8lanesVL", "avx512", lanes_probe_avx512_tail}};
+
+// One test per probe, skipped (GTEST_SKIP) on a CPU without its instruction set.
+class LanePrimitives : public ::testing::TestWithParam<LaneProbe> {};
+
+TEST_P(LanePrimitives, PopcountBitWidthAndWeightsOnEdgeWords) {
+  const LaneProbe& probe = GetParam();
+  const KernelVariant* v = find_kernel(probe.variant);
+  ASSERT_NE(v, nullptr);
+  if (!v->supported()) GTEST_SKIP() << probe.what << ": CPU lacks " << v->requires_isa;
   const std::vector<Word> words = edge_words();
-  int tested = 0;
-  for (const Probe& probe : probes) {
-    const KernelVariant* v = find_kernel(probe.variant);
-    ASSERT_NE(v, nullptr);
-    if (!v->supported()) {
-      std::cout << "[ SKIPPED  ] " << probe.what << ": CPU lacks " << v->requires_isa << "\n";
-      continue;
-    }
-    SCOPED_TRACE(probe.what);
+  {
     // Odd counts and offsets: partial last vectors, every word in every lane.
     for (int offset : {0, 1, 3, 7, 13}) {
       const int n = static_cast<int>(words.size()) - offset;
@@ -1068,10 +1080,11 @@ TEST(FeaturesLanes, PopcountBitWidthAndWeightsOnEdgeWords) {
         }
       }
     }
-    ++tested;
   }
-  std::cout << "[   INFO   ] lane probes tested: " << tested << "\n";
 }
+
+INSTANTIATE_TEST_SUITE_P(FeaturesLanes, LanePrimitives, ::testing::ValuesIn(kLaneProbes),
+                         [](const ::testing::TestParamInfo<LaneProbe>& info) { return std::string(info.param.what); });
 
 // Every variant this CPU runs, scalar included, except the reference.
 std::vector<Variant> fast_variants() {
