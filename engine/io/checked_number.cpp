@@ -19,12 +19,6 @@ std::string number_text(double v) {
 
 }  // namespace
 
-std::string shown(std::string_view text) {
-  std::string out;
-  for (char ch : text.substr(0, 40)) out += (ch >= 32 && ch < 127) ? ch : '?';
-  return text.size() > 40 ? out + "..." : out;
-}
-
 std::string range_text(std::int64_t lo, std::int64_t hi) {
   return "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
 }

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "error.h"
+#include "quote.h"  // shown()
 
 namespace tb {
 
@@ -26,9 +27,6 @@ double parse_real(std::string_view text, double lo, double hi, std::string_view 
 // The same checks for a value some other parser already read (TOML, JSON).
 std::int64_t check_integer(std::int64_t v, std::int64_t lo, std::int64_t hi, std::string_view name);
 double check_real(double v, double lo, double hi, std::string_view name);
-
-// Text quoted in a one-line message: at most 40 printable characters, then "...".
-std::string shown(std::string_view text);
 
 // "[lo, hi]" as the messages write it.
 std::string range_text(std::int64_t lo, std::int64_t hi);
