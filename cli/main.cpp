@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <cstdio>
 #include <exception>
+#include <string_view>
 
 #include "bench_command.h"
 #include "cluster.h"
@@ -16,6 +17,7 @@
 #include "number_option.h"
 #include "optimize_command.h"
 #include "play_command.h"
+#include "quote.h"
 #include "replay_command.h"
 #include "rule_sets.h"
 #include "version.h"
@@ -244,6 +246,13 @@ int run_command(CLI::App& app, Commands& c) {
   return 0;
 }
 
+// The one place an error is printed: one line, with control characters made visible
+// (quote.h), whatever the message echoes from the input.
+int report(const char* kind, std::string_view what, int status) {
+  std::fprintf(stderr, "tetrisbench: %s: %s\n", kind, tb::escaped(what).c_str());
+  return status;
+}
+
 }  // namespace
 
 int run_main(int argc, char** argv);
@@ -274,16 +283,13 @@ int run_main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "tetrisbench: error: %s (see --help)\n", e.what());
-    return 2;
+    return report("error", std::string(e.what()) + " (see --help)", 2);
   }
   try {
     return run_command(app, commands);
   } catch (const tb::Error& e) {  // the one error type: its exit status (engine/io/error.h)
-    std::fprintf(stderr, "tetrisbench: error: %s\n", e.what());
-    return e.exit_code();
+    return report("error", e.what(), e.exit_code());
   } catch (const std::exception& e) {  // not expected: a bug, or out of memory
-    std::fprintf(stderr, "tetrisbench: internal error: %s\n", e.what());
-    return 1;
+    return report("internal error", e.what(), 1);
   }
 }

@@ -6,6 +6,7 @@
 
 #include "cluster.h"
 #include "play_command.h"
+#include "quote.h"
 #include "version.h"
 
 namespace tb {
@@ -94,7 +95,7 @@ std::string play_table(const PlayRun& r) {
   std::ostringstream out;
   char buf[256];
   std::snprintf(buf, sizeof buf, "policy %s (%s) on %dx%d, rules %s (%s, %s, %s), seed %llu\n",
-                r.policy.name.c_str(), feature_label(r.policy).c_str(),
+                escaped(r.policy.name).c_str(), feature_label(r.policy).c_str(),
                 rules.geometry.width, rules.geometry.height, rule_set_name(rules).c_str(),
                 to_string(rules.placement), to_string(rules.overflow), to_string(rules.generator),
                 static_cast<unsigned long long>(r.config.seed));

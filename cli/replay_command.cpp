@@ -15,6 +15,7 @@
 #include "file_io.h"
 #include "game.h"
 #include "play_command.h"  // PlayRun
+#include "quote.h"
 #include "render.h"
 #include "replay_check.h"
 
@@ -180,7 +181,8 @@ int run_replay(const ReplayOptions& o) {
     if (range.contains(k)) frames.push_back(colors.frame(g.width, g.height, g.hidden, caption(r, k, lines, s.next)));
   });
   if (!v.reproduces) {
-    std::fprintf(stderr, "tetrisbench: replay %s does not reproduce: %s\n", o.file.c_str(), v.problem.c_str());
+    std::fprintf(stderr, "tetrisbench: replay %s does not reproduce: %s\n", escaped(o.file).c_str(),
+                 escaped(v.problem).c_str());
     return 1;
   }
   if (o.text)
@@ -190,9 +192,9 @@ int run_replay(const ReplayOptions& o) {
     }
   write_pictures(o, frames, range.first);
   std::printf("replay %s reproduces: rules %s, seed %llu, game %lld, %lld moves, lines %lld, game over %s, hash %016llx; policy %s\n",
-              o.file.c_str(), r.rules.c_str(), static_cast<unsigned long long>(r.seed), static_cast<long long>(r.game),
+              escaped(o.file).c_str(), r.rules.c_str(), static_cast<unsigned long long>(r.seed), static_cast<long long>(r.game),
               static_cast<long long>(v.pieces), static_cast<long long>(v.lines), v.game_over ? "yes" : "no",
-              static_cast<unsigned long long>(v.hash), note.c_str());
+              static_cast<unsigned long long>(v.hash), escaped(note).c_str());
   return 0;
 }
 
