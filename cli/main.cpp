@@ -20,6 +20,7 @@
 #include "quote.h"
 #include "replay_command.h"
 #include "rule_sets.h"
+#include "stdout_check.h"
 #include "version.h"
 
 namespace {
@@ -246,6 +247,16 @@ int run_command(CLI::App& app, Commands& c) {
   return 0;
 }
 
+// Parses the command line and runs it; --help and --version print their text and succeed.
+int parse_and_run(CLI::App& app, Commands& c, int argc, char** argv) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {
+    return app.exit(e);
+  }
+  return run_command(app, c);
+}
+
 // The one place an error is printed: one line, with control characters made visible
 // (quote.h), whatever the message echoes from the input.
 int report(const char* kind, std::string_view what, int status) {
@@ -260,6 +271,7 @@ int run_main(int argc, char** argv);
 // Under an MPI launcher, ranks > 0 serve games to rank 0 and never run the command; rank 0 runs
 // it as one process would and, however it ends, releases the other ranks (docs/cluster.md).
 int main(int argc, char** argv) {
+  tb::reserve_standard_descriptors();  // before any file is opened
   const tb::cluster::World w =
       tb::cluster::start(&argc, &argv, std::string(tb::kVersion) + " " + tb::kGitCommit);
   if (w.rank > 0) return tb::cluster::serve();
@@ -275,18 +287,11 @@ int run_main(int argc, char** argv) {
   Commands commands;
   add_commands(app, commands);
   try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
+    const int status = parse_and_run(app, commands, argc, argv);
+    if (status == 0) tb::check_stdout();  // a report that did not reach stdout is a failed run
+    return status;
   } catch (const CLI::ParseError& e) {
     return report("error", std::string(e.what()) + " (see --help)", 2);
-  }
-  try {
-    return run_command(app, commands);
   } catch (const tb::Error& e) {  // the one error type: its exit status (engine/io/error.h)
     return report("error", e.what(), e.exit_code());
   } catch (const std::exception& e) {  // not expected: a bug, or out of memory

@@ -18,6 +18,7 @@
 #include "quote.h"
 #include "render.h"
 #include "replay_check.h"
+#include "stdout_check.h"
 
 namespace tb {
 
@@ -188,7 +189,8 @@ int run_replay(const ReplayOptions& o) {
   if (o.text)
     for (std::size_t i = 0; i < frames.size(); ++i) {
       if (i > 0 && o.delay_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(o.delay_ms));
-      std::cout << render_text(frames[i]) << '\n' << std::flush;
+      std::cout << render_text(frames[i]) << '\n';
+      check_stdout();  // a reader that left stops the replay
     }
   write_pictures(o, frames, range.first);
   std::printf("replay %s reproduces: rules %s, seed %llu, game %lld, %lld moves, lines %lld, game over %s, hash %016llx; policy %s\n",
