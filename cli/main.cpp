@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <cstdio>
 #include <exception>
+#include <new>
 #include <string_view>
 
 #include "bench_command.h"
@@ -294,7 +295,9 @@ int run_main(int argc, char** argv) {
     return report("error", std::string(e.what()) + " (see --help)", 2);
   } catch (const tb::Error& e) {  // the one error type: its exit status (engine/io/error.h)
     return report("error", e.what(), e.exit_code());
-  } catch (const std::exception& e) {  // not expected: a bug, or out of memory
+  } catch (const std::bad_alloc&) {  // also from a worker thread: oneTBB passes it on
+    return report("error", "out of memory (a smaller run, or a larger ulimit -v, may fit)", 1);
+  } catch (const std::exception& e) {  // not expected: a bug
     return report("internal error", e.what(), 1);
   }
 }

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <string_view>
 
 #include "cluster.h"
 #include "play_command.h"
@@ -74,10 +75,23 @@ std::string play_json(const PlayRun& r) {
                     {"tetrises_per_100_lines", s.tetrises_per_100_lines},
                     {"seconds", r.seconds},
                     {"pieces_per_second", per_second(r)}};
-  ordered_json games = ordered_json::array();
-  for (const GameResult& g : r.results) games.push_back(game_json(g, r.config.seed));
-  doc["games"] = std::move(games);
-  return doc.dump(2) + "\n";
+  // The games are written one at a time, as dump(2) would write them at this depth: a document
+  // of a million games would hold a tree of tens of millions of nodes, and json's destructor,
+  // which cannot throw, allocates to free one (out of memory, it aborts the process).
+  doc["games"] = ordered_json::array();
+  std::string text = doc.dump(2);
+  text.resize(text.size() - std::string_view("[]\n}").size());
+  text += "[";
+  constexpr std::string_view kBreak = "\n    ";  // a line break inside the games array
+  for (std::size_t i = 0; i < r.results.size(); ++i) {
+    std::string game = game_json(r.results[i], r.config.seed).dump(2);
+    for (std::size_t at = 0; (at = game.find('\n', at)) != std::string::npos; at += kBreak.size())
+      game.replace(at, 1, kBreak);
+    text += i == 0 ? "" : ",";
+    text += kBreak;
+    text += game;
+  }
+  return text + (r.results.empty() ? "]\n}\n" : "\n  ]\n}\n");
 }
 
 std::string play_csv(const PlayRun& r) {
