@@ -231,6 +231,25 @@ void add_commands(CLI::App& app, Commands& c) {
   add_replay(app, c.replay);
 }
 
+// An empty value would silently stand for the default (`--out ''` for stdout, `--kernel ''` for
+// the best kernel), so no option that takes a value accepts one.
+void refuse_empty_values(CLI::App& app) {
+  const CLI::Validator non_empty(
+      [](const std::string& value) { return value.empty() ? std::string("must not be empty") : std::string(); }, "");
+  for (CLI::App* cmd : app.get_subcommands({}))
+    for (CLI::Option* opt : cmd->get_options())
+      if (opt->get_expected_min() > 0) opt->check(non_empty);
+}
+
+// The learn flags main alone can judge: which were given.
+void settle_learn_flags(const CLI::App& learn, tb::LearnOptions& o, const LearnFlags& f) {
+  o.options_json = learn_options_json(f);
+  const bool learner_given = learn.get_option("--learner")->count() > 0;
+  if (!o.preset.empty() && !learner_given) o.learner = "td0";
+  if (o.learner == "ntuple" && learn.get_option("--features")->count() > 0)
+    throw tb::UsageError("--features does not apply to the ntuple learner (its inputs are its n-tuples)");
+}
+
 // Runs the subcommand given; its errors are main's to report.
 int run_command(CLI::App& app, Commands& c) {
   if (app.got_subcommand("play")) return tb::run_play(c.play);
@@ -240,9 +259,7 @@ int run_command(CLI::App& app, Commands& c) {
   if (app.got_subcommand("compare")) return tb::run_compare(c.compare);
   if (app.got_subcommand("replay")) return tb::run_replay(c.replay);
   if (app.got_subcommand("learn")) {
-    c.learn.options_json = learn_options_json(c.learn_flags);
-    if (!c.learn.preset.empty() && !app.get_subcommand("learn")->get_option("--learner")->count())
-      c.learn.learner = "td0";
+    settle_learn_flags(*app.get_subcommand("learn"), c.learn, c.learn_flags);
     return tb::run_learn(c.learn);
   }
   return 0;
@@ -287,6 +304,7 @@ int run_main(int argc, char** argv) {
   app.require_subcommand(1);
   Commands commands;
   add_commands(app, commands);
+  refuse_empty_values(app);
   try {
     const int status = parse_and_run(app, commands, argc, argv);
     if (status == 0) tb::check_stdout();  // a report that did not reach stdout is a failed run
