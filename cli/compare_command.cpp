@@ -23,6 +23,7 @@
 #include "compare_report.h"
 #include "compare_run.h"
 #include "file_io.h"
+#include "quote.h"
 #include "info_command.h"
 #include "json_fields.h"
 #include "parallel_play.h"
@@ -244,7 +245,7 @@ int write_plots(const std::string& dir) {
                  status < 0 ? "could not run it" : ("exit " + std::to_string(status)).c_str());
     return 1;
   }
-  std::printf("%s/report.md\n", dir.c_str());
+  std::printf("%s/report.md\n", escaped(dir).c_str());
   return 0;
 }
 
@@ -259,7 +260,7 @@ int run_compare(const CompareOptions& o) {
   const opt::ExperimentConfig c = open_experiment(o, kernel.kernel, dir, claim);
   if (!path_exists(dir + "/metadata.json"))
     write_file_atomically(dir + "/metadata.json", metadata(std::string(kernel.name), o.threads, c).dump(2));
-  std::fprintf(stderr, "compare: %s -> %s\n", c.name.c_str(), dir.c_str());
+  std::fprintf(stderr, "compare: %s -> %s\n", c.name.c_str(), escaped(dir).c_str());
   if (const std::string w = opt::significance_warning(c); !w.empty())
     std::fprintf(stderr, "compare: warning: %s\n", w.c_str());
 
@@ -278,7 +279,7 @@ int run_compare(const CompareOptions& o) {
   const json report =
       opt::build_report(c, progress.results, opt::read_json_file(dir + "/metadata.json", "run metadata"));
   write_file_atomically(dir + "/report.json", report.dump(2));
-  std::fprintf(stderr, "compare: wrote %s/report.json\n", dir.c_str());
+  std::fprintf(stderr, "compare: wrote %s/report.json\n", escaped(dir).c_str());
   if (!o.plots) return 0;
   return write_plots(dir);
 }

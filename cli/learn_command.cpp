@@ -10,6 +10,7 @@
 #include "parallel_play.h"
 #include "progress.h"
 #include "rng.h"
+#include "quote.h"
 #include "td_training.h"
 #include "tetris_fitness.h"  // kHeldOutSeed
 
@@ -108,7 +109,7 @@ void print_summary(const LearnOptions& o, const td::TdConfig& config, const td::
               config.games_per_step, config.pieces_per_step);
   std::printf("trained on %lld pieces, %lld episodes, %.1f s (%.0f pieces/s); weights: %s\n",
               static_cast<long long>(l.pieces()), static_cast<long long>(l.episodes()), run.seconds,
-              run.seconds > 0 ? static_cast<double>(l.pieces()) / run.seconds : 0.0, o.out.c_str());
+              run.seconds > 0 ? static_cast<double>(l.pieces()) / run.seconds : 0.0, escaped(o.out).c_str());
 }
 
 // --eval-games: the learned policy on games seeded apart from training (kHeldOutSeed, tetris_fitness.h).
