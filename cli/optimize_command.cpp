@@ -12,6 +12,7 @@
 #include "optimizer.h"
 #include "file_io.h"
 #include "cli_common.h"
+#include "json_fields.h"
 #include "progress.h"
 #include "stats.h"
 #include "version.h"
@@ -42,7 +43,12 @@ void validate(const OptimizeOptions& o) {
 }
 
 opt::Json parse_options(const std::string& text) {
-  opt::Json j = opt::Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  opt::Json j;
+  try {
+    j = opt::parse_json(text);
+  } catch (const InputError& e) {
+    throw UsageError(std::string("--options: ") + e.what());
+  }
   if (!j.is_object()) throw UsageError("--options must be a JSON object, such as '{\"lambda\": 20}'");
   return j;
 }

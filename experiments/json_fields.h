@@ -13,8 +13,15 @@
 
 namespace tb::opt {
 
-// The file parsed as JSON; throws InputError naming `what` and the file (missing, not a
-// regular file, too large, empty or not JSON, or not an object).
+// `text` parsed as JSON with two checks nlohmann's parser lacks: at most
+// limits::kMaxJsonDepth nested arrays and objects (a deeper value parses, then overflows the
+// stack when it is copied), and no key twice in one object (nlohmann keeps the last one).
+// Throws InputError whose message is the problem alone ("JSON nested deeper than 64
+// levels"); the caller names the input.
+nlohmann::json parse_json(std::string_view text);
+
+// The file parsed by parse_json; throws InputError naming `what` and the file (missing, not
+// a regular file, too large, empty, not JSON or refused by parse_json, or not an object).
 nlohmann::json read_json_file(const std::string& path, std::string_view what);
 
 // Typed, range-checked members of an object.  `name` is the field path used in messages.
