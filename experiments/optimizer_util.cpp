@@ -46,9 +46,11 @@ double Options::number(std::string_view key, double fallback) const {  // finite
 int Options::integer(std::string_view key, int fallback) const {
   const Json* j = find(key);
   if (!j) return fallback;
-  require(j->is_number(), key, "must be an integer");
-  const double v = j->get<double>();
-  require(v == std::floor(v), key, "must be an integer");
+  // A JSON or TOML integer: 20.0 or 1e1 is a float, refused as a float is for every other
+  // count of a config (experiment_config.cpp Table::integer).
+  require(j->is_number_integer(), key,
+          std::string("must be an integer, not ") + (j->is_number_float() ? "a float" : j->type_name()));
+  const double v = j->get<double>();  // an unsigned value past int64 stays large
   require(std::abs(v) <= static_cast<double>(limits::kMaxPopulation), key,
           "must be at most " + std::to_string(limits::kMaxPopulation) + " in size");
   return static_cast<int>(v);

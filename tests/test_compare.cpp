@@ -7,6 +7,7 @@
 #include "compare_report.h"
 #include "compare_run.h"
 #include "experiment_config.h"
+#include "optimizer.h"
 #include "parallel_play.h"
 #include "rng.h"
 #include "rule_sets.h"
@@ -100,6 +101,29 @@ TEST(ExperimentConfig, RejectsBadInputWithTheKey) {
   EXPECT_NE(message(base + "[progress]\nmax_pieces = 0\n").find("progress.max_pieces"), std::string::npos);
   EXPECT_NE(message(base + "[progress]\nevery = 2\n").find("unknown key"), std::string::npos);
   EXPECT_EQ(message(base + "[progress]\ngames = 0\nmax_pieces = 0\n"), "no error");
+}
+
+// A count among an optimizer's options is an integer: a float (20.0, 1e1) is a config error
+// naming the entry and the option, in a TOML config and in JSON options alike.
+TEST(ExperimentConfig, IntegerOptionsAreIntegers) {
+  const std::string head = "name = \"x\"\n[budget]\npieces = 100000\n[[optimizer]]\n";
+  for (const char* entry : {"optimizer = \"cmaes\"\noptions = { lambda = 1e1 }\n",
+                            "optimizer = \"ce\"\noptions = { samples = 20.0 }\n",
+                            "optimizer = \"pso\"\noptions = { swarm = 30.0 }\n"}) {
+    SCOPED_TRACE(entry);
+    try {
+      parse_experiment(head + entry, "f.toml");
+      ADD_FAILURE() << "accepted";
+    } catch (const ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find("f.toml: optimizer[0].options: "), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("must be an integer, not a float"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_NO_THROW(parse_experiment(head + "optimizer = \"cmaes\"\noptions = { lambda = 10 }\n", "f.toml"));
+  OptimizerSetup setup;
+  setup.dim = 2;
+  setup.options = json::parse(R"({"lambda": 10.0})");
+  EXPECT_THROW(make_optimizer("cmaes", setup), OptimizerError);
 }
 
 TEST(ExperimentConfig, ProgressDefaults) {
