@@ -80,6 +80,12 @@ bool is_safe_slug(const std::string& s) {
   });
 }
 
+// A list longer than its limit (experiment_config.h) is refused before any item is read.
+void check_length(const Table& t, const std::string& key, std::size_t size, std::size_t limit,
+                  const std::string& items) {
+  if (size > limit) t.fail(key, "at most " + std::to_string(limit) + " " + items + ", not " + std::to_string(size));
+}
+
 // A held-out board size (board.h parse_board_size), its problem as a config error.
 Geometry parse_geometry(const std::string& text, Table& t, const std::string& key) {
   try {
@@ -254,6 +260,7 @@ void read_heldout_boards(Table& held, ExperimentConfig& c) {
   if (c.rules.base != RuleSet::research)
     held.fail("boards", std::string("rule set ") + to_string(c.rules.base) + " fixes the board at " +
                             size_name(c.rules.geometry) + ": held-out boards are for research rules; drop them");
+  check_length(held, "boards", a->size(), kMaxHeldoutBoards, "boards");
   for (const auto& b : *a) {
     auto s = b.value<std::string>();
     if (!s) held.fail("boards", "expected strings like \"10x12\"");
@@ -269,6 +276,7 @@ void read_heldout_targets(Table& held, ExperimentConfig& c) {
   if (!t) return;
   const toml::array* a = t->as_array();
   if (!a) held.fail("targets", "expected an array of line counts");
+  check_length(held, "targets", a->size(), kMaxTargets, "line counts");
   for (const auto& v : *a) {
     auto d = v.is_number() ? v.value<double>() : std::nullopt;
     if (!d || !(*d > 0) || !std::isfinite(*d)) held.fail("targets", "expected positive finite numbers");
@@ -302,6 +310,7 @@ void read_optimizers(const toml::table& root, Table& top, const std::string& ori
   const toml::array* opts = root["optimizer"].as_array();
   top.raw("optimizer");
   if (!opts || opts->empty()) top.fail("optimizer", "add at least one [[optimizer]] table");
+  check_length(top, "optimizer", opts->size(), kMaxOptimizers, "[[optimizer]] tables");
   std::set<std::string> labels;
   for (std::size_t i = 0; i < opts->size(); ++i) {
     const std::string where = "optimizer[" + std::to_string(i) + "]";

@@ -61,6 +61,11 @@ struct ExperimentConfig {
 
 // A config file is read up to this size.
 inline constexpr std::size_t kMaxConfigBytes = std::size_t{1} << 20;
+// The longest lists a config may give (docs/experiments.md "Config"): several times the
+// longest real experiment's, and short enough that report.json and report.md stay readable.
+inline constexpr std::size_t kMaxOptimizers = 32;     // [[optimizer]] tables
+inline constexpr std::size_t kMaxHeldoutBoards = 16;  // heldout.boards
+inline constexpr std::size_t kMaxTargets = 64;        // heldout.targets
 
 struct OptimizerSetup;  // optimizer.h
 // The setup of a black-box entry's optimizer: its dimension on the training board, all-zero

@@ -103,6 +103,35 @@ TEST(ExperimentConfig, RejectsBadInputWithTheKey) {
   EXPECT_EQ(message(base + "[progress]\ngames = 0\nmax_pieces = 0\n"), "no error");
 }
 
+// Every list of a config has a limit (experiment_config.h), refused before its items are read.
+TEST(ExperimentConfig, ListLimits) {
+  const std::string head = "name = \"x\"\n[budget]\npieces = 100000\n";
+  const std::string ce = "[[optimizer]]\noptimizer = \"ce\"\n";
+  auto list = [](std::size_t n, const std::string& item) {
+    std::string s = "[";
+    for (std::size_t i = 0; i < n; ++i) s += (i ? ", " : "") + item;
+    return s + "]";
+  };
+  auto message = [](const std::string& text) {
+    try {
+      parse_experiment(text, "big.toml");
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message(head + "[heldout]\ntargets = " + list(kMaxTargets, "5") + "\n" + ce), "no error");
+  EXPECT_EQ(message(head + "[heldout]\ntargets = " + list(100'000, "5") + "\n" + ce),
+            "big.toml: heldout.targets: at most 64 line counts, not 100000");
+  EXPECT_EQ(message(head + "[heldout]\nboards = " + list(kMaxHeldoutBoards, "\"10x12\"") + "\n" + ce), "no error");
+  EXPECT_EQ(message(head + "[heldout]\nboards = " + list(kMaxHeldoutBoards + 1, "\"10x12\"") + "\n" + ce),
+            "big.toml: heldout.boards: at most 16 boards, not 17");
+  std::string entries;
+  for (std::size_t i = 0; i <= kMaxOptimizers; ++i)
+    entries += "[[optimizer]]\noptimizer = \"ce\"\nlabel = \"ce" + std::to_string(i) + "\"\n";
+  EXPECT_EQ(message(head + entries), "big.toml: config.optimizer: at most 32 [[optimizer]] tables, not 33");
+}
+
 // A count among an optimizer's options is an integer: a float (20.0, 1e1) is a config error
 // naming the entry and the option, in a TOML config and in JSON options alike.
 TEST(ExperimentConfig, IntegerOptionsAreIntegers) {
