@@ -200,8 +200,13 @@ struct CompareProgress {
 std::string progress_text(CompareProgress& p, const opt::ExperimentConfig& c) {
   const int total = static_cast<int>(c.optimizers.size()) * c.runs;
   std::lock_guard lock(p.mutex);
-  const double done = static_cast<double>(p.results.size()) +
-                      (c.budget_pieces > 0 ? static_cast<double>(p.now.pieces) / c.budget_pieces : 0.0);
+  // The running run counts as one run at most, and all runs as `total`: its last generation
+  // may end past the budget, and its last report stays in p.now after its result joined
+  // p.results (until the next run reports, and while the report is built).  Uncapped, the
+  // ETA went negative.
+  const double running =
+      c.budget_pieces > 0 ? std::min(1.0, static_cast<double>(p.now.pieces) / c.budget_pieces) : 0.0;
+  const double done = std::min(static_cast<double>(total), static_cast<double>(p.results.size()) + running);
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - p.start).count();
   char buf[200];
   std::snprintf(buf, sizeof buf, "compare: %s run %d, generation %lld, %.3g pieces, best %.1f, ETA %.0f s",
