@@ -56,6 +56,16 @@ json without_timing(json r) {
   return r;
 }
 
+// The ConfigError a config text raises, or "no error".
+std::string config_error(const std::string& text, const std::string& origin) {
+  try {
+    parse_experiment(text, origin);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
 TEST(ExperimentConfig, ParsesTheTinyConfig) {
   const ExperimentConfig c = parse_experiment(kTiny, "tiny.toml");
   EXPECT_EQ(c.name, "unit");
@@ -81,14 +91,7 @@ TEST(ExperimentConfig, EveryShippedConfigParses) {
 
 TEST(ExperimentConfig, RejectsBadInputWithTheKey) {
   const std::string base = "name = \"x\"\n[budget]\npieces = 10\n[[optimizer]]\noptimizer = \"ce\"\n";
-  auto message = [](const std::string& text) {
-    try {
-      parse_experiment(text, "bad.toml");
-    } catch (const ConfigError& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
+  auto message = [](const std::string& text) { return config_error(text, "bad.toml"); };
   EXPECT_NE(message(base + "[rules]\nboard = \"3x9\"\n").find("rules.board"), std::string::npos);
   EXPECT_NE(message(base + "colour = 3\n").find("unknown key"), std::string::npos);
   EXPECT_NE(message("name = \"x\"\n[budget]\npieces = 10\n[[optimizer]]\noptimizer = \"sgd\"\n").find("unknown optimizer"),
@@ -112,14 +115,7 @@ TEST(ExperimentConfig, ListLimits) {
     for (std::size_t i = 0; i < n; ++i) s += (i ? ", " : "") + item;
     return s + "]";
   };
-  auto message = [](const std::string& text) {
-    try {
-      parse_experiment(text, "big.toml");
-    } catch (const ConfigError& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
+  auto message = [](const std::string& text) { return config_error(text, "big.toml"); };
   EXPECT_EQ(message(head + "[heldout]\ntargets = " + list(kMaxTargets, "5") + "\n" + ce), "no error");
   EXPECT_EQ(message(head + "[heldout]\ntargets = " + list(100'000, "5") + "\n" + ce),
             "big.toml: heldout.targets: at most 64 line counts, not 100000");
