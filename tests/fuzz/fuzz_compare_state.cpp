@@ -19,6 +19,7 @@
 #include "experiment_config.h"
 #include "feature_set.h"
 #include "fuzz_check.h"
+#include "json_fields.h"
 #include "run_checkpoint.h"
 
 namespace {
@@ -109,8 +110,15 @@ void result(const Json& j, const ExperimentConfig& c) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const Json j = Json::parse(tb::fuzz::as_text(data, size), nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded() || !j.is_object()) return 0;  // read_json_file refuses these first
+  // The checked parser read_json_file uses (depth limit, no repeated key): what it refuses
+  // never reaches the restore code.
+  Json j;
+  try {
+    j = tb::opt::parse_json(tb::fuzz::as_text(data, size));
+  } catch (const tb::InputError&) {
+    return 0;
+  }
+  if (!j.is_object()) return 0;  // read_json_file refuses these first
   const ExperimentConfig& c = experiment();
   if (j.contains("optimizer")) checkpoint(j, c);
   if (j.contains("label")) result(j, c);

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "fuzz_check.h"
+#include "json_fields.h"
 #include "kernel_variants.h"
 #include "td_learner.h"
 #include "td_training.h"
@@ -42,8 +43,15 @@ const std::array<tb::td::TdConfig, 3>& configs() {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using tb::fuzz::check;
-  const Json ck = Json::parse(tb::fuzz::as_text(data, size), nullptr, /*allow_exceptions=*/false);
-  if (ck.is_discarded() || !ck.is_object()) return 0;  // read_json_file refuses these first
+  // The checked parser read_json_file uses (depth limit, no repeated key): what it refuses
+  // never reaches the restore code.
+  Json ck;
+  try {
+    ck = tb::opt::parse_json(tb::fuzz::as_text(data, size));
+  } catch (const tb::InputError&) {
+    return 0;
+  }
+  if (!ck.is_object()) return 0;  // read_json_file refuses these first
   const tb::FeatureKernel kernel = tb::select_kernel("scalar").kernel;
   for (const tb::td::TdConfig& c : configs()) {
     const Json config_json = tb::td::to_json(c);
