@@ -91,8 +91,9 @@ tb_build() {
 #                                        its tests and fuzz.sh its fuzz targets, so CI compiles
 #                                        the instrumented tree once
 #   tb_sanitizer_build tsan [TARGET...]  g++, TSan, in build-tsan/, against a TSan-instrumented
-#                                        oneTBB (scripts/tbb-tsan.sh builds it with g++'s runtime)
-# Without TARGETs it builds everything.  Sets TB_BUILD to the folder.
+#                                        oneTBB (scripts/tbb-tsan.sh builds it with g++'s runtime);
+#                                        by default only tb_threads_tests (tests/CMakeLists.txt)
+# Without TARGETs asan builds everything.  Sets TB_BUILD to the folder.
 tb_sanitizer_build() {
   local mode=$1 extra=()
   shift
@@ -106,7 +107,9 @@ tb_sanitizer_build() {
       # TSan sees oneTBB's synchronization only if libtbb is instrumented too: without it,
       # every parallel_for result is a false race in our code (scripts/tbb-tsan.sh).
       bash "$TB_ROOT/scripts/tbb-tsan.sh" "$TB_BUILD/tbb-tsan"
-      extra=(-DTETRISBENCH_SANITIZE=thread -DTBB_DIR="$TB_BUILD/tbb-tsan/lib/cmake/TBB") ;;
+      extra=(-DTETRISBENCH_SANITIZE=thread -DTBB_DIR="$TB_BUILD/tbb-tsan/lib/cmake/TBB")
+      # Only the `threads` tests run under TSan (test.sh): build just what they need.
+      [ $# -gt 0 ] || set -- tb_threads_tests ;;
     *) echo "tb_sanitizer_build: mode must be asan or tsan, not '$mode'" >&2; return 2 ;;
   esac
   cmake -S "$TB_ROOT" -B "$TB_BUILD" -G Ninja -DCMAKE_CXX_COMPILER="$TB_CXX" \
