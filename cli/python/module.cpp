@@ -36,12 +36,19 @@ namespace {
 // The engine's bad input is Python's ValueError; a run that could not finish, RuntimeError.
 [[noreturn]] void value_error(const std::string& what) { throw py::value_error(what); }
 
-// A board from Python: H x W, row 0 at the top as printed, nonzero = filled.
-Board board_from(const py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>& a, Geometry g) {
-  if (a.ndim() != 2 || a.shape(0) != g.height || a.shape(1) != g.width)
+// A board from Python: an H x W array of integers (or bools), row 0 at the top as printed,
+// nonzero = filled.  The shape and dtype are checked before anything is copied, and a float
+// array is refused rather than truncated.
+Board board_from(const py::handle& x, Geometry g) {
+  const py::array a = py::array::ensure(x);
+  if (!a || a.ndim() != 2 || a.shape(0) != g.height || a.shape(1) != g.width)
     value_error("the board must be a " + std::to_string(g.height) + " x " + std::to_string(g.width) +
                 " array (rows x columns, top row first)");
-  const auto v = a.unchecked<2>();
+  const char kind = a.dtype().kind();
+  if (kind != 'i' && kind != 'u' && kind != 'b')
+    value_error("the board must be an array of integers or bools, not of " + shown(py::str(a.dtype()).cast<std::string>()));
+  const auto cells = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(a);
+  const auto v = cells.unchecked<2>();
   Board b;
   for (int r = 0; r < g.height; ++r)
     for (int c = 0; c < g.width; ++c)
@@ -94,11 +101,11 @@ BlockFeatures block_features(const FeatureSet& set, CandidateBlock& block, Geome
 
 // Feature values of one board.  Move features (landing height, eroded cells, lines) belong to
 // a move, not a board: NaN here (afterstates() gives them).
-py::array_t<double> features(const py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>& board,
-                             const std::string& feature_set, const std::string& size) {
+py::array_t<double> features(const py::handle& board, const py::handle& feature_set_arg, const py::handle& size) {
+  const std::string feature_set = text(feature_set_arg, "feature_set");
   const FeatureSet* set = find_feature_set(feature_set);
   if (!set) value_error("unknown feature set '" + shown(feature_set) + "'");
-  const Geometry g = parse_board_size(size);
+  const Geometry g = parse_board_size(text(size, "size"));
   const Board b = board_from(board, g);
   auto block = std::make_unique<CandidateBlock>();
   block->values.fill(0);
@@ -117,10 +124,11 @@ py::array_t<double> features(const py::array_t<std::int64_t, py::array::c_style 
 }
 
 // Every placement of `piece` on `board` under the rules: what a policy chooses from.
-py::dict afterstates(const py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>& board,
-                     const std::string& piece, const std::string& rules, const std::string& size,
-                     const std::string& feature_set) {
-  const Rules r = rules_named(rules, size);
+py::dict afterstates(const py::handle& board, const py::handle& piece_arg, const py::handle& rules,
+                     const py::handle& size, const py::handle& feature_set_arg) {
+  const std::string piece = text(piece_arg, "piece");
+  const std::string feature_set = text(feature_set_arg, "feature_set");
+  const Rules r = rules_named(text(rules, "rules"), text(size, "size"));
   if (r.placement != PlacementModel::drop)
     value_error("afterstates supports drop placements (research rules) only so far");
   const Geometry g = r.geometry;
@@ -265,8 +273,8 @@ PYBIND11_MODULE(tetrisbench, m) {
         "and with feature_set the feature values of each");
   m.def(
       "read_policy",
-      [](const std::string& path) {
-        const tb::Policy p = tb::load_policy(path);
+      [](const py::handle& path) {
+        const tb::Policy p = tb::load_policy(tb::python::text(path, "path"));
         py::dict d;
         d["name"] = p.name;
         d["features"] = p.features ? std::string(p.features->name) : std::string("ntuple");

@@ -278,3 +278,31 @@ def test_random_arguments_give_one_line_value_or_type_errors():
             except (ValueError, TypeError) as e:
                 assert str(e) and "\n" not in str(e), (name, value, str(e))
     assert tried > 500
+
+
+# features, afterstates and read_policy: their arguments go through the same layer, so a wrong
+# type is a one-line ValueError, and a board is checked for shape and dtype before it is copied.
+@pytest.mark.parametrize("call, words", [
+    (lambda: tb.features(np.zeros((20, 10)) + 0.5, "bcts"), "integers or bools"),
+    (lambda: tb.features(np.zeros((20, 10), dtype=int), 5), "feature_set must be a str"),
+    (lambda: tb.features(np.zeros((20, 10), dtype=int), "bcts", size=10), "size must be a str"),
+    (lambda: tb.features(np.zeros((3, 3), dtype=int), "bcts"), "20 x 10 array"),
+    (lambda: tb.features("board", "bcts"), "20 x 10 array"),
+    (lambda: tb.afterstates(np.zeros((20, 10), dtype=int), 3), "piece must be a str"),
+    (lambda: tb.afterstates(np.zeros((20, 10), dtype=int), "T", rules=None), "rules must be a str"),
+    (lambda: tb.read_policy(5), "path must be a str"),
+])
+def test_building_blocks_check_their_arguments(call, words):
+    assert words in one_line(ValueError, call)
+
+
+def test_a_huge_board_is_refused_before_it_is_copied():
+    out = child("""
+        import numpy as np
+        import tetrisbench as tb
+        try:
+            tb.features(np.broadcast_to(np.zeros(1, dtype=np.int64), (20000, 20000)), "bcts")
+        except ValueError as e:
+            print("ValueError", e)
+    """, address_space=2 << 30)
+    assert out.startswith("ValueError") and len(out.splitlines()) == 1, out
