@@ -70,22 +70,23 @@ std::size_t GameBatch::bytes_per_game(int width) {
          sizeof(std::int32_t) + 6 * sizeof(std::int64_t);
 }
 
-GameBatch::GameBatch(std::int64_t begin, std::int64_t end, std::int64_t games_per_policy,
-                     std::uint64_t first_stream, const GameConfig& config)
-    : n_(end - begin), config_(config) {
-  const std::int64_t games = n_;
-  const auto n = static_cast<std::size_t>(games);
-  const int W = config.rules.geometry.width;
+void GameBatch::allocate(int width) {
+  const auto n = static_cast<std::size_t>(n_);
   Carver measure_pass(nullptr);
-  carve(*this, measure_pass, n, W);
+  carve(*this, measure_pass, n, width);
   arena_ = std::make_unique<std::byte[]>(measure_pass.size() + kAlign);
   auto* base = reinterpret_cast<std::byte*>(
       (reinterpret_cast<std::uintptr_t>(arena_.get()) + kAlign - 1) / kAlign * kAlign);
   std::memset(base, 0, measure_pass.size());
   Carver assign(base);
-  carve(*this, assign, n, W);
+  carve(*this, assign, n, width);
+}
 
-  for (std::int64_t g = 0; g < games; ++g) {
+GameBatch::GameBatch(std::int64_t begin, std::int64_t end, std::int64_t games_per_policy,
+                     std::uint64_t first_stream, const GameConfig& config)
+    : n_(end - begin), config_(config) {
+  allocate(config.rules.geometry.width);
+  for (std::int64_t g = 0; g < n_; ++g) {
     policy[g] = static_cast<std::uint32_t>((begin + g) / games_per_policy);
     stream_id[g] = first_stream + static_cast<std::uint64_t>((begin + g) % games_per_policy);
     PieceStream s = PieceStream::make(config.rules.generator, config.seed, stream_id[g]);
@@ -97,6 +98,25 @@ GameBatch::GameBatch(std::int64_t begin, std::int64_t end, std::int64_t games_pe
     bag_left[g] = s.bag_left;
     status[g] = GameStatus::alive;
   }
+}
+
+GameBatch::GameBatch(std::int64_t n, const GameConfig& config) : n_(n), config_(config) {
+  allocate(config.rules.geometry.width);
+}
+
+void GameBatch::start(std::int64_t g, const Board& board, Piece piece, std::uint64_t id, PieceStream s) {
+  const Geometry geo = config_.rules.geometry;
+  for (int c = 0; c < geo.width; ++c) cols[c * n_ + g] = board.cols[c];
+  stream_id[g] = id;
+  current[g] = piece;
+  next[g] = s.next();
+  piece_key[g] = s.rng.key;
+  draws[g] = s.rng.counter;
+  bag[g] = s.bag;
+  bag_left[g] = s.bag_left;
+  status[g] = GameStatus::alive;
+  holes[g] = measure(board, geo).holes;  // so holes_created counts only the holes the game makes
+  lines[g] = pieces[g] = points[g] = tetrises[g] = holes_created[g] = height_sum[g] = 0;
 }
 
 GameResult GameBatch::result(std::int64_t g) const {

@@ -6,6 +6,8 @@
 // (step_game); the executor (parallel_play.cpp) steps blocks of games in lock step.  Each
 // game's evolution depends only on (its policy, its stream, the config), never on the batch.
 // The executor gives each task a batch of its own games, so no two threads share a cache line.
+// A batch can also hold games that start from given states (start(): the rollouts of
+// rollout_batch.h), which stop at the config's cap like any game.
 #pragma once
 
 #include <cstdint>
@@ -23,6 +25,12 @@ class GameBatch {
   // Games [begin, end) of a population (see above); game i of the batch is game begin + i.
   GameBatch(std::int64_t begin, std::int64_t end, std::int64_t games_per_policy,
             std::uint64_t first_stream, const GameConfig& config);
+  // N games of policy 0 that have not started: start() each one before stepping it.
+  GameBatch(std::int64_t n, const GameConfig& config);
+
+  // (Re)starts game g from `board` with `current` to place, its counters at 0.  `rest` is the
+  // stream (config.seed, stream_id) at the piece after `current` (its next draw).
+  void start(std::int64_t g, const Board& board, Piece current, std::uint64_t stream_id, PieceStream rest);
 
   std::int64_t size() const { return n_; }
   std::uint32_t policy_of(std::int64_t g) const { return policy[g]; }
@@ -53,6 +61,7 @@ class GameBatch {
 
  private:
   friend bool step_game(GameBatch&, std::int64_t, Searcher&, Placement*);
+  void allocate(int width);
   std::int64_t n_;
   GameConfig config_;
   std::unique_ptr<std::byte[]> arena_;
