@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <string>
 
 #include "game_batch.h"
 
@@ -55,7 +56,29 @@ int thread_count(int threads) {
 }
 
 namespace {
+
 GameDistributor* distributor = nullptr;
+
+// Calls play_block(from, to) on the blocks of `grain` items that cover [begin, end), on `threads`
+// threads.
+template <class PlayBlock>
+void for_blocks(std::int64_t begin, std::int64_t end, std::int64_t grain, int threads, const PlayBlock& play_block) {
+  if (threads == 1) {
+    // The blocks one after another on this thread, without oneTBB: a task arena costs about 3 ms
+    // of a process's CPU the first time (its allocator's library, page faults), a large part of a
+    // short run such as `play --max-pieces 1`.
+    for (std::int64_t b = begin; b < end; b += grain) play_block(b, std::min(end, b + grain));
+    return;
+  }
+  tbb::task_arena arena(thread_count(threads));
+  arena.execute([&] {
+    tbb::parallel_for(
+        tbb::blocked_range<std::int64_t>(begin, end, grain),
+        [&](const tbb::blocked_range<std::int64_t>& r) { play_block(r.begin(), r.end()); },
+        tbb::simple_partitioner{});
+  });
+}
+
 }  // namespace
 
 void set_game_distributor(GameDistributor* d) { distributor = d; }
@@ -70,21 +93,7 @@ std::vector<GameResult> play_population_range(std::span<const Policy> policies, 
   const auto play_block = [&](std::int64_t from, std::int64_t to) {
     run_block(from, to, begin, games_per_policy, first_stream, policies, config, kernel, progress, results);
   };
-  const std::int64_t grain = block_games(total, thread_count(threads));
-  if (threads == 1) {
-    // The blocks one after another on this thread, without oneTBB: a task arena costs about 3 ms
-    // of a process's CPU the first time (its allocator's library, page faults), a large part of a
-    // short run such as `play --max-pieces 1`.
-    for (std::int64_t b = begin; b < end; b += grain) play_block(b, std::min(end, b + grain));
-    return results;
-  }
-  tbb::task_arena arena(thread_count(threads));
-  arena.execute([&] {
-    tbb::parallel_for(
-        tbb::blocked_range<std::int64_t>(begin, end, grain),
-        [&](const tbb::blocked_range<std::int64_t>& r) { play_block(r.begin(), r.end()); },
-        tbb::simple_partitioner{});
-  });
+  for_blocks(begin, end, block_games(total, thread_count(threads)), threads, play_block);
   return results;
 }
 
@@ -107,6 +116,28 @@ std::vector<GameResult> play_games(const Policy& policy, const GameConfig& confi
                                    PlayProgress* progress, std::int64_t first_game) {
   return play_population(std::span<const Policy>(&policy, 1), config, games, threads, kernel,
                          progress, static_cast<std::uint64_t>(first_game));
+}
+
+std::vector<RolloutResult> play_rollouts(const Policy& policy, const RolloutConfig& config,
+                                         std::span<const RolloutState> states, std::span<const Rollout> rollouts,
+                                         int threads, FeatureKernel kernel, std::int64_t block) {
+  check_dimension(policy, config.rules.geometry);
+  if (config.length < 0) throw InputError("rollout length " + std::to_string(config.length) + " is negative");
+  check_rollouts(config.rules, states, rollouts);
+  const auto total = static_cast<std::int64_t>(rollouts.size());
+  std::vector<RolloutResult> results(rollouts.size());
+  // Rollouts all last at most length + 1 pieces, so unlike games, large blocks waste no steps;
+  // the bound keeps a block's batch (~100 bytes a rollout) in the cache, and the searcher
+  // and batch made per block cost little next to a block's pieces.
+  if (block <= 0) block = std::clamp<std::int64_t>(total / (4 * static_cast<std::int64_t>(thread_count(threads))), 1, 256);
+  const GameConfig game = rollout_game_config(config);
+  for_blocks(0, total, block, threads, [&](std::int64_t from, std::int64_t to) {
+    GameBatch batch(to - from, game);
+    Searcher searcher(policy, config.rules, kernel);
+    run_rollout_block(batch, searcher, config, states, rollouts.subspan(from, to - from),
+                      std::span<RolloutResult>(results).subspan(from, to - from));
+  });
+  return results;
 }
 
 }  // namespace tb

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "game.h"
+#include "rollout_batch.h"
 
 namespace tb {
 
@@ -63,5 +64,13 @@ std::vector<GameResult> play_population(std::span<const Policy> policies, const 
 std::vector<GameResult> play_games(const Policy& policy, const GameConfig& config,
                                    std::int64_t games, int threads, FeatureKernel kernel,
                                    PlayProgress* progress, std::int64_t first_game = 0);
+
+// Plays rollouts (rollout_batch.h) on `threads` threads (0 = every core), in lock-step blocks of
+// `block` rollouts (0: a size for the thread count); result i is rollouts[i]'s, the same for
+// any thread count and block size.  Throws InputError from check_rollouts, PolicyError if the
+// policy does not fit the board.
+std::vector<RolloutResult> play_rollouts(const Policy& policy, const RolloutConfig& config,
+                                         std::span<const RolloutState> states, std::span<const Rollout> rollouts,
+                                         int threads, FeatureKernel kernel, std::int64_t block = 0);
 
 }  // namespace tb
