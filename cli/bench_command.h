@@ -11,8 +11,12 @@
 //              research and guideline rules
 //   noise      tie noise (GameConfig::tie_noise > 0) under research and guideline rules, greedy
 //              and 2-ply, below the rating gaps (ties only) and above them
-// Each group's digest is a 64-bit FNV-1a hash of its games' results and final boards, so any
-// change of behaviour changes it; `all` hashes the five digests.  The committed values are
+//   rollout    rollout batches (engine/run/rollout_batch.h) from states of the policies' own
+//              games, with and without forced first moves, greedy and 2-ply, drop and
+//              reachable placements, and rollouts that end the game
+// Each group's digest is a 64-bit FNV-1a hash of its games' (rollouts') results and final
+// boards, so any change of behaviour changes it; `all` hashes the five game groups' digests
+// (not rollout's, which came later).  The committed values are
 // results/baselines/bench-signature.txt; tests/signature_test.sh checks them for every kernel
 // at 1 and 2 threads.  scripts/perf-gate.sh measures the research group only.
 #pragma once

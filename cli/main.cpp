@@ -201,7 +201,7 @@ void add_bench(CLI::App& app, tb::BenchOptions& o) {
   CLI::App* cmd = app.add_subcommand(
       "bench", "Play the fixed workloads; print pieces per second and one behaviour signature per group");
   cmd->add_option("--kernel", o.kernel, "Feature kernel (as for play)");
-  cmd->add_option("--suite", o.suite, "Workload group: research, guideline, lee, ntuple, noise or all")
+  cmd->add_option("--suite", o.suite, "Workload group: research, guideline, lee, ntuple, noise, rollout or all")
       ->capture_default_str();
   cmd->footer(tb::bench_workloads_help);  // built only when --help shows it
   tb::add_number(cmd, "--threads", o.threads, 0, L::kMaxThreads, "Games in parallel, 0 = all cores");

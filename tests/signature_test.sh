@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The behaviour signatures of `tetrisbench bench` must equal the committed ones for every
 # kernel this CPU has, at 1 and 2 threads: every `GROUP DIGEST` line of the baseline file
-# (research, guideline, lee, ntuple, noise and all) against bench's `signature GROUP DIGEST`
-# lines, and bench may print no group the file lacks.  A change of behaviour must update
+# (research, guideline, lee, ntuple, noise, rollout and all) against bench's `signature GROUP
+# DIGEST` lines, and bench may print no group the file lacks.  A change of behaviour must update
 # results/baselines/bench-signature.txt in the same commit, and say why.
 # Usage: signature_test.sh PATH/TO/tetrisbench PATH/TO/bench-signature.txt
 set -u
