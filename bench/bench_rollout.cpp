@@ -94,6 +94,7 @@ void bm_rollout(benchmark::State& state, const std::string& name) {
     state.counters["decisions"] = benchmark::Counter(
         static_cast<double>(pieces - forced * static_cast<std::int64_t>(state.iterations())), benchmark::Counter::kIsRate);
     state.counters["rollouts"] = static_cast<double>(w.rollouts.size());
+    state.counters["pieces_per_run"] = static_cast<double>(pieces) / static_cast<double>(state.iterations());
     state.SetLabel(std::string(best_kernel().name));
   } catch (const std::exception& e) {
     state.SkipWithError(e.what());
@@ -114,6 +115,7 @@ void bm_greedy(benchmark::State& state, const std::string& name) {
       for (const GameResult& r : results) pieces += r.pieces;
     }
     state.SetItemsProcessed(pieces);
+    state.counters["pieces_per_run"] = static_cast<double>(pieces) / static_cast<double>(state.iterations());
     state.SetLabel(std::string(best_kernel().name));
   } catch (const std::exception& e) {
     state.SkipWithError(e.what());
