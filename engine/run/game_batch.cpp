@@ -88,15 +88,10 @@ GameBatch::GameBatch(std::int64_t begin, std::int64_t end, std::int64_t games_pe
   allocate(config.rules.geometry.width);
   for (std::int64_t g = 0; g < n_; ++g) {
     policy[g] = static_cast<std::uint32_t>((begin + g) / games_per_policy);
-    stream_id[g] = first_stream + static_cast<std::uint64_t>((begin + g) % games_per_policy);
-    PieceStream s = PieceStream::make(config.rules.generator, config.seed, stream_id[g]);
-    current[g] = s.next();
-    next[g] = s.next();
-    piece_key[g] = s.rng.key;
-    draws[g] = s.rng.counter;
-    bag[g] = s.bag;
-    bag_left[g] = s.bag_left;
-    status[g] = GameStatus::alive;
+    const std::uint64_t id = first_stream + static_cast<std::uint64_t>((begin + g) % games_per_policy);
+    PieceStream s = PieceStream::make(config.rules.generator, config.seed, id);
+    const Piece first = s.next();
+    start(g, Board{}, first, id, s);
   }
 }
 
