@@ -22,6 +22,7 @@
 #include "kernel_variants.h"
 #include "parallel_play.h"
 #include "policy.h"
+#include "timed_pieces.h"
 
 namespace {
 
@@ -75,14 +76,7 @@ void bm_play(benchmark::State& state, PlayCase& pc) {
     if (!check->second.empty()) return state.SkipWithError(check->second.c_str());
 
     const int threads = static_cast<int>(state.range(2));
-    std::int64_t pieces = 0;
-    for (auto _ : state) {
-      const auto results = play_games(policy, config, size.games, threads, kernel, nullptr);
-      for (const GameResult& r : results) pieces += r.pieces;
-    }
-    state.SetItemsProcessed(pieces);
-    state.counters["pieces_per_run"] = static_cast<double>(pieces) / static_cast<double>(state.iterations());
-    state.SetLabel(std::string(best_kernel().name));
+    time_pieces(state, [&] { return play_games(policy, config, size.games, threads, kernel, nullptr); });
   } catch (const std::exception& e) {
     state.SkipWithError(e.what());
   }

@@ -25,6 +25,7 @@
 #include "parallel_play.h"
 #include "policy.h"
 #include "state_sample.h"
+#include "timed_pieces.h"
 
 namespace {
 
@@ -84,18 +85,14 @@ void bm_rollout(benchmark::State& state, const std::string& name) {
     const Workload& w = workload(name);
     if (!w.error.empty()) return state.SkipWithError(w.error.c_str());
     const int threads = static_cast<int>(state.range(0));
-    std::int64_t pieces = 0, forced = 0;
+    const auto kernel = best_kernel().kernel;
+    const std::int64_t pieces =
+        time_pieces(state, [&] { return play_rollouts(w.policy, w.config, w.states, w.rollouts, threads, kernel); });
+    std::int64_t forced = 0;
     for (const Rollout& r : w.rollouts) forced += r.forced;
-    for (auto _ : state) {
-      const auto results = play_rollouts(w.policy, w.config, w.states, w.rollouts, threads, best_kernel().kernel);
-      for (const RolloutResult& r : results) pieces += r.pieces;
-    }
-    state.SetItemsProcessed(pieces);
     state.counters["decisions"] = benchmark::Counter(
         static_cast<double>(pieces - forced * static_cast<std::int64_t>(state.iterations())), benchmark::Counter::kIsRate);
     state.counters["rollouts"] = static_cast<double>(w.rollouts.size());
-    state.counters["pieces_per_run"] = static_cast<double>(pieces) / static_cast<double>(state.iterations());
-    state.SetLabel(std::string(best_kernel().name));
   } catch (const std::exception& e) {
     state.SkipWithError(e.what());
   }
@@ -109,14 +106,7 @@ void bm_greedy(benchmark::State& state, const std::string& name) {
     config.rules.geometry = {10, 20};
     config.max_pieces = 20000;
     const int threads = static_cast<int>(state.range(0));
-    std::int64_t pieces = 0;
-    for (auto _ : state) {
-      const auto results = play_games(policy, config, 8, threads, best_kernel().kernel, nullptr);
-      for (const GameResult& r : results) pieces += r.pieces;
-    }
-    state.SetItemsProcessed(pieces);
-    state.counters["pieces_per_run"] = static_cast<double>(pieces) / static_cast<double>(state.iterations());
-    state.SetLabel(std::string(best_kernel().name));
+    time_pieces(state, [&] { return play_games(policy, config, 8, threads, best_kernel().kernel, nullptr); });
   } catch (const std::exception& e) {
     state.SkipWithError(e.what());
   }
