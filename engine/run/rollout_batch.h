@@ -1,5 +1,5 @@
 // Rollout batches: many short games from given start states, the unit of work of CBMPI
-// (docs/DESIGN "Learning where games are long"; Scherrer et al., JMLR 2015, section 3).
+// (the design card's "Learning where games are long"; Scherrer et al., JMLR 2015, section 3).
 //
 // A rollout starts from a state (a board and the piece to place on it), optionally plays a
 // forced first move of that piece (the action whose value is estimated), then lets the policy
