@@ -250,6 +250,7 @@ std::string policy_text(const py::handle& weights, const py::handle& features, c
 PYBIND11_MODULE(tetrisbench, m) {
   using namespace tb::python;
   m.doc() = "tetrisbench: the engine and the built-in fitness of `tetrisbench compare` (docs/python.md)";
+  m.attr("__version__") = TB_VERSION;
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
