@@ -8,7 +8,9 @@ TB_BUILD=${TB_BUILD:-$TB_ROOT/build}
 TB_PACKAGES=(cmake ninja-build g++ clang git libtbb-dev libxsimd-dev xtl-dev libeigen3-dev
   libbenchmark-dev libbenchmark-tools libgtest-dev libgmock-dev libcli11-dev
   nlohmann-json3-dev libtomlplusplus-dev libpng-dev valgrind python3-matplotlib python3-numpy python3-scipy
-  libopenmpi-dev openmpi-bin pybind11-dev python3-dev python3-pytest python3-optuna llvm lld)
+  libopenmpi-dev openmpi-bin pybind11-dev python3-dev python3-pytest python3-optuna llvm lld
+  # `pip install .` (docs/python.md "Install"): venv, pip, and setuptools with wheel to build the wheel
+  python3-venv python3-pip python3-setuptools python3-wheel)
 
 tb_install_missing() {
   local missing=()
