@@ -210,12 +210,9 @@ check "newline and escape in an unknown value" "unknown format" -- play --format
 TETRISBENCH_KERNEL="avx${nl}${esc}[31m" check "newline in TETRISBENCH_KERNEL" "kernel" -- play --games 1
 # 17a on stdout: names from a policy file or a replay, and a replay's path.
 rm -rf "$work/run" && mkdir "$work/run"
-"$bin" play --policy "$work/in/esc.policy" --games 2 >"$work/stdout" 2>"$work/err"
-if [ $? -eq 0 ] && [ "$(grep -c "$esc" "$work/stdout")" -eq 0 ] && grep -qF 'bcts\x1b]0;owned\x07' "$work/stdout"; then
-  echo "ok: a policy name with an escape is shown escaped on stdout"
-else
-  fail "play with a policy named with an escape: $(head -c 300 "$work/stdout" | cat -v)"
-fi
+# A policy file whose name holds a control character does not parse (policy_lines.cpp: the
+# reader refuses what the writer would not write), so its name never reaches the output.
+check "a policy file named with an escape" "name has a control character" -- play --policy "$work/in/esc.policy" --games 2
 cp "$work/in/esc.replay" "$work/run/r${esc}[2J.replay"
 "$bin" replay "$work/run/r${esc}[2J.replay" --frames none --no-policy-check >"$work/stdout" 2>"$work/err"
 if [ $? -eq 0 ] && [ "$(grep -c "$esc" "$work/stdout")" -eq 0 ] && grep -qF 'r\x1b[2J.replay' "$work/stdout"; then
@@ -224,7 +221,7 @@ else
   fail "replay path with an escape: $(head -c 300 "$work/stdout" | cat -v)"
 fi
 "$bin" replay "$work/in/esc.replay" --frames none >"$work/stdout" 2>"$work/err"
-if [ $? -eq 0 ] && [ "$(grep -c "$esc" "$work/stdout")" -eq 0 ] && grep -qF 'lee\x1b[2J' "$work/stdout"; then
+if [ $? -eq 0 ] && [ "$(grep -c "$esc" "$work/stdout")" -eq 0 ] && grep -qE "lee(\\\\x1b|\\?)\\[2J" "$work/stdout"; then
   echo "ok: a replay's policy field with an escape is shown escaped on stdout"
 else
   fail "replay whose policy holds an escape: $(head -c 300 "$work/stdout" | cat -v)"

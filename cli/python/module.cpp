@@ -36,23 +36,28 @@ namespace {
 // The engine's bad input is Python's ValueError; a run that could not finish, RuntimeError.
 [[noreturn]] void value_error(const std::string& what) { throw py::value_error(what); }
 
-// A board from Python: an H x W array of integers (or bools), row 0 at the top as printed,
-// nonzero = filled.  The shape and dtype are checked before anything is copied, and a float
-// array is refused rather than truncated.
+// A board from Python: an H x W array, row 0 at the top as printed.  Integers and bools:
+// nonzero = filled; floats (numpy's default dtype) must be exactly 0 or 1, so 0.5 or NaN is
+// refused rather than truncated.  The shape and dtype are checked before anything is copied.
 Board board_from(const py::handle& x, Geometry g) {
   const py::array a = py::array::ensure(x);
   if (!a || a.ndim() != 2 || a.shape(0) != g.height || a.shape(1) != g.width)
     value_error("the board must be a " + std::to_string(g.height) + " x " + std::to_string(g.width) +
                 " array (rows x columns, top row first)");
   const char kind = a.dtype().kind();
-  if (kind != 'i' && kind != 'u' && kind != 'b')
-    value_error("the board must be an array of integers or bools, not of " + shown(py::str(a.dtype()).cast<std::string>()));
-  const auto cells = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(a);
+  if (kind != 'i' && kind != 'u' && kind != 'b' && kind != 'f')
+    value_error("the board must be an array of integers, bools or 0/1 floats, not of " +
+                shown(py::str(a.dtype()).cast<std::string>()));
+  const auto cells = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(a);
   const auto v = cells.unchecked<2>();
   Board b;
   for (int r = 0; r < g.height; ++r)
-    for (int c = 0; c < g.width; ++c)
-      if (v(r, c) != 0) b.cols[c] |= Word{1} << (g.height - 1 - r);
+    for (int c = 0; c < g.width; ++c) {
+      if (kind == 'f' && v(r, c) != 0.0 && v(r, c) != 1.0)
+        value_error("board cell (" + std::to_string(r) + ", " + std::to_string(c) + ") is " +
+                    std::to_string(v(r, c)) + "; a float board holds 0 or 1");
+      if (v(r, c) != 0.0) b.cols[c] |= Word{1} << (g.height - 1 - r);
+    }
   return b;
 }
 

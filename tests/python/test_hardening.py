@@ -283,7 +283,9 @@ def test_random_arguments_give_one_line_value_or_type_errors():
 # features, afterstates and read_policy: their arguments go through the same layer, so a wrong
 # type is a one-line ValueError, and a board is checked for shape and dtype before it is copied.
 @pytest.mark.parametrize("call, words", [
-    (lambda: tb.features(np.zeros((20, 10)) + 0.5, "bcts"), "integers or bools"),
+    (lambda: tb.features(np.zeros((20, 10)) + 0.5, "bcts"), "a float board holds 0 or 1"),
+    (lambda: tb.features(np.full((20, 10), np.nan), "bcts"), "a float board holds 0 or 1"),
+    (lambda: tb.features(np.zeros((20, 10), dtype=complex), "bcts"), "0/1 floats"),
     (lambda: tb.features(np.zeros((20, 10), dtype=int), 5), "feature_set must be a str"),
     (lambda: tb.features(np.zeros((20, 10), dtype=int), "bcts", size=10), "size must be a str"),
     (lambda: tb.features(np.zeros((3, 3), dtype=int), "bcts"), "20 x 10 array"),
