@@ -153,6 +153,24 @@ TEST(Rollout, StartedGameIsTheSameGame) {
   EXPECT_EQ(a.final_board, b.final_board);
 }
 
+// sample_states counts the pieces its games placed: the same as play_games, capped or not.
+TEST(Rollout, SampledGamesCountTheirPieces) {
+  const Rules rules = research(10, 10);
+  const Policy policy = load_policy("bcts");
+  Searcher searcher(policy, rules, best_kernel().kernel);
+  for (const std::int64_t cap : {0, 40}) {
+    GameConfig game;
+    game.rules = rules;
+    game.seed = 5;
+    game.max_pieces = cap;
+    std::int64_t pieces = -1;
+    sample_states(searcher, game, 3, 7, 2, &pieces);
+    std::int64_t want = 0;
+    for (const GameResult& r : play_games(policy, game, 3, 1, best_kernel().kernel, nullptr, 2)) want += r.pieces;
+    EXPECT_EQ(pieces, want) << "cap " << cap;
+  }
+}
+
 TEST(Rollout, RejectsABadRollout) {
   const Rules rules = research(10, 10);
   const std::vector<RolloutState> states = {{Board{}, T}};

@@ -3,8 +3,9 @@
 namespace tb {
 
 std::vector<RolloutState> sample_states(Searcher& searcher, const GameConfig& config, std::int64_t games,
-                                        std::int64_t every, std::uint64_t first_game) {
+                                        std::int64_t every, std::uint64_t first_game, std::int64_t* pieces) {
   std::vector<RolloutState> out;
+  if (pieces) *pieces = 0;
   if (games <= 0) return out;
   GameBatch batch(0, games, games, first_game, config);
   const int width = config.rules.geometry.width;
@@ -19,6 +20,8 @@ std::vector<RolloutState> sample_states(Searcher& searcher, const GameConfig& co
       }
       step_game(batch, g, searcher);
     }
+  if (pieces)
+    for (std::int64_t g = 0; g < games; ++g) *pieces += batch.pieces[g];
   return out;
 }
 

@@ -11,8 +11,10 @@ namespace tb {
 
 // The states of games first_game .. first_game + games - 1 of `config` (its rules, seed and
 // cap) played by `searcher`'s policy: in game order, the board and the piece to place before
-// every piece whose index (from 0) is a multiple of `every` (>= 1).  One thread.
+// every piece whose index (from 0) is a multiple of `every` (>= 1).  One thread.  If `pieces`
+// is given, it receives the pieces those games placed, for a learner's budget.
 std::vector<RolloutState> sample_states(Searcher& searcher, const GameConfig& config, std::int64_t games,
-                                        std::int64_t every, std::uint64_t first_game = 0);
+                                        std::int64_t every, std::uint64_t first_game = 0,
+                                        std::int64_t* pieces = nullptr);
 
 }  // namespace tb
