@@ -1,0 +1,45 @@
+// The options of the CBMPI learner (cbmpi.h): what each iteration samples, rolls out and fits.
+//
+// Defaults are the 10x20 setup of Gabillon, Ghavamzadeh & Scherrer (NIPS 2013) and Scherrer et
+// al. (JMLR 2015, section 6) where those papers give one: policy features D-T (`dt`), one
+// rollout per action (M = 1), rollouts of m = 5 pieces, a rollout set of N = 84,000 states,
+// gamma = 1.  The papers' value features are D-T plus five RBF functions of the mean column
+// height and a constant; this engine has no RBF height features, and a value function reads a
+// board alone, not a move, so the default is the closest board-only set with a constant,
+// `bertsekas` (heights, differences, wall height, holes, constant).  The CMA-ES population and
+// step size are our CMA-ES's defaults (cmaes.h), the generations, ridge and sampling stride are
+// ours.  The return is undiscounted (gamma = 1, as in the papers): a rollout reports its reward
+// sum, not each reward, so there is no gamma option.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "rules.h"
+
+namespace tb::cbmpi {
+
+struct CbmpiConfig {
+  Rules rules{};
+  std::uint64_t seed = 1;
+  std::int64_t states = 84'000;         // N: the rollout set of each iteration
+  std::int64_t rollout_length = 5;      // m: pieces the policy plays after the action
+  std::int64_t rollouts_per_action = 1; // M
+  std::int64_t sample_every = 1;        // a start state before every this many pieces of a sampled game
+  std::string policy_features = "dt";
+  std::string value_features = "bertsekas";
+  double ridge = 1e-6;                  // times N: the value regression's ridge term
+  int cmaes_lambda = 0;                 // 0: CMA-ES's default for the policy's dimension
+  std::int64_t cmaes_generations = 100; // per iteration (fewer if CMA-ES's own stop criteria fire)
+  double cmaes_sigma0 = 0.5;
+};
+
+// The defaults overridden by `options` (a JSON object with any of the keys of to_json's
+// "options").  Throws InputError, one line naming the option, for an unknown key, a wrong type,
+// a value out of range, an unknown feature set, or rules CBMPI does not support (it needs drop
+// placements and one-piece decisions).
+CbmpiConfig make_cbmpi_config(const nlohmann::json& options, const Rules& rules, std::uint64_t seed);
+nlohmann::json to_json(const CbmpiConfig& c);
+
+}  // namespace tb::cbmpi
