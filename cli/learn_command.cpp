@@ -5,8 +5,10 @@
 #include <mutex>
 #include <sstream>
 
+#include "cbmpi.h"
 #include "cli_common.h"
 #include "file_io.h"
+#include "json_fields.h"
 #include "parallel_play.h"
 #include "progress.h"
 #include "rng.h"
@@ -113,9 +115,9 @@ void print_summary(const LearnOptions& o, const td::TdConfig& config, const td::
 }
 
 // --eval-games: the learned policy on games seeded apart from training (kHeldOutSeed, tetris_fitness.h).
-void print_heldout(const LearnOptions& o, const td::TdConfig& config, const Policy& policy, FeatureKernel kernel) {
+void print_heldout(const LearnOptions& o, const Rules& rules, const Policy& policy, FeatureKernel kernel) {
   GameConfig game;
-  game.rules = config.rules;
+  game.rules = rules;
   game.seed = stream_key(o.seed ^ opt::kHeldOutSeed, 0);
   game.max_pieces = o.eval_max_pieces;
   const PlaySummary s = summarize(play_games(policy, game, o.eval_games, o.threads, kernel, nullptr));
@@ -124,10 +126,69 @@ void print_heldout(const LearnOptions& o, const td::TdConfig& config, const Poli
               static_cast<long long>(s.capped_games));
 }
 
+
+// CBMPI: iterations while the next one's bound fits the budget, a checkpoint after each, one
+// progress line per iteration on stderr.
+cbmpi::Cbmpi train_cbmpi(const LearnOptions& o, const cbmpi::CbmpiConfig& config, FeatureKernel kernel,
+                         bool& resumed) {
+  cbmpi::Cbmpi learner(config, kernel);
+  if (o.pieces < learner.iteration_bound())
+    throw UsageError("--pieces " + std::to_string(o.pieces) + " is less than one cbmpi iteration can simulate (" +
+                     std::to_string(learner.iteration_bound()) + " pieces; see --cbmpi-options)");
+  resumed = !o.checkpoint.empty() && path_exists(o.checkpoint);
+  if (resumed) {
+    try {
+      learner.restore(opt::read_json_file(o.checkpoint, "checkpoint"));
+    } catch (const InputError& e) {
+      throw InputError("cannot resume from checkpoint '" + o.checkpoint + "': " + e.what());
+    }
+    if (learner.pieces() > o.pieces)
+      throw InputError("checkpoint " + o.checkpoint + " is already past the budget (" +
+                       std::to_string(learner.pieces()) + " > " + std::to_string(o.pieces) + " pieces)");
+  }
+  while (learner.pieces() + learner.iteration_bound() <= o.pieces) {
+    const cbmpi::Iteration it = learner.iterate(o.threads);
+    if (!o.checkpoint.empty()) write_file_atomically(o.checkpoint, learner.to_json().dump());
+    std::fprintf(stderr, "cbmpi iteration %lld: %lld pieces (%.1f%% of the budget), loss %.4f -> %.4f lines/state, "
+                 "mean value target %.3f\n", static_cast<long long>(it.iteration), static_cast<long long>(learner.pieces()),
+                 100.0 * static_cast<double>(learner.pieces()) / static_cast<double>(o.pieces), it.loss_before,
+                 it.loss_after, it.mean_value_target);
+  }
+  return learner;
+}
+
+int run_learn_cbmpi(const LearnOptions& o) {
+  const Rules rules = rules_from_flags({"research", o.board, o.generator, o.overflow, -1});
+  Json options;
+  try {
+    options = opt::parse_json(o.cbmpi_options.empty() ? "{}" : o.cbmpi_options);
+  } catch (const InputError& e) {
+    throw UsageError(std::string("--cbmpi-options: ") + e.what());
+  }
+  const cbmpi::CbmpiConfig config = cbmpi::make_cbmpi_config(options, rules, o.seed);
+  const KernelVariant& kernel = choose_kernel(o.kernel);
+  prepare_outputs(o);
+  bool resumed = false;
+  const cbmpi::Cbmpi learner = train_cbmpi(o, config, kernel.kernel, resumed);
+  Policy policy = learner.policy();
+  policy.name = "learn-cbmpi-seed" + std::to_string(o.seed);
+  policy.source = "tetrisbench learn, cbmpi " + cbmpi::to_json(config).dump();
+  write_file_atomically(o.out, [&policy](const ContentSink& sink) { write_policy(policy, sink); });
+  std::printf("learned cbmpi (%s) on %dx%d, rules %s, seed %llu%s\n", config.policy_features.c_str(),
+              rules.geometry.width, rules.geometry.height, rule_set_name(rules).c_str(),
+              static_cast<unsigned long long>(o.seed), resumed ? " (resumed from checkpoint)" : "");
+  std::printf("%lld iterations, %lld pieces simulated; weights: %s\n", static_cast<long long>(learner.iterations()),
+              static_cast<long long>(learner.pieces()), escaped(o.out).c_str());
+  if (o.eval_games > 0) print_heldout(o, rules, policy, kernel.kernel);
+  return 0;
+}
 }  // namespace
 
 int run_learn(const LearnOptions& o) {
   if (o.out.empty()) throw UsageError("--out WEIGHTS is required (the learned weights file)");
+  if (o.learner == "cbmpi") return run_learn_cbmpi(o);
+  if (!td::is_td_learner(o.learner))
+    throw UsageError("unknown learner '" + o.learner + "' (td0, tdlambda, ntuple or cbmpi)");
   // Numbers are range-checked by the flag parser (main.cpp).
   const td::TdConfig config = make_config(o);
   const KernelVariant& kernel = choose_kernel(o.kernel);
@@ -136,7 +197,7 @@ int run_learn(const LearnOptions& o) {
   const std::string label = o.preset.empty() ? o.learner : o.preset;
   const Policy policy = save_outputs(o, config, run, label);
   print_summary(o, config, run, label);
-  if (o.eval_games > 0) print_heldout(o, config, policy, kernel.kernel);
+  if (o.eval_games > 0) print_heldout(o, config.rules, policy, kernel.kernel);
   return 0;
 }
 

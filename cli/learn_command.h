@@ -1,6 +1,6 @@
-// `tetrisbench learn`: trains a value function by TD learning from self-play, writes it as a
-// weights file that `tetrisbench play --policy FILE` plays, and reports its held-out games
-// (docs/td.md).
+// `tetrisbench learn`: trains a value function by TD learning from self-play (docs/td.md), or a
+// policy by CBMPI (experiments/cbmpi.h), writes it as a weights file that `tetrisbench play
+// --policy FILE` plays, and reports its held-out games.
 #pragma once
 
 #include <cstdint>
@@ -9,7 +9,7 @@
 namespace tb {
 
 struct LearnOptions {
-  std::string learner = "tdlambda";  // td0, tdlambda or ntuple
+  std::string learner = "tdlambda";  // td0, tdlambda, ntuple or cbmpi
   std::string features = "td44";     // linear learners: td44 or bertsekas
   std::string preset;                // "article2": article 2's own settings
   std::string board;  // empty: the research preset's, 10x10 (rule_sets.h)
@@ -20,6 +20,7 @@ struct LearnOptions {
   std::string log;                   // per-period CSV
   std::string kernel;
   std::string options_json;          // the options given on the command line, as JSON
+  std::string cbmpi_options;         // cbmpi: its options as a JSON object (cbmpi_config.h)
   std::int64_t pieces = 2'000'000;   // training budget
   std::int64_t record_every = 0;     // 0: budget / 100
   std::int64_t eval_games = 100;

@@ -129,8 +129,8 @@ struct LearnFlags {
 
 void add_learn(CLI::App& app, tb::LearnOptions& o, LearnFlags& f) {
   CLI::App* cmd = app.add_subcommand(
-      "learn", "Learn a value function by TD self-play; write a weights file that play --policy plays");
-  cmd->add_option("--learner", o.learner, "td0, tdlambda or ntuple (the n-tuple network)")->capture_default_str();
+      "learn", "Learn a value function by TD self-play, or a policy by CBMPI; write a weights file that play --policy plays");
+  cmd->add_option("--learner", o.learner, "td0, tdlambda, ntuple (the n-tuple network) or cbmpi")->capture_default_str();
   cmd->add_option("--features", o.features, "Feature set of td0/tdlambda: td44 or bertsekas")->capture_default_str();
   cmd->add_option("--preset", o.preset, "article2: article 2's TD(0), alpha 0.001, gamma 0.9, online (with --learner td0)");
   cmd->add_option("--board", o.board, board_help("default " + preset_board(tb::RuleSet::research)));
@@ -140,7 +140,12 @@ void add_learn(CLI::App& app, tb::LearnOptions& o, LearnFlags& f) {
   tb::add_number<std::uint64_t>(cmd, "--seed", o.seed, 0, tb::kUint64Max,
                                 "Run seed: game g of training uses the pieces of (seed, g)");
   cmd->add_option("--out", o.out, "Write the learned weights here (required)");
-  cmd->add_option("--checkpoint", o.checkpoint, "Checkpoint file, written every record; resumes from it if it exists");
+  cmd->add_option("--checkpoint", o.checkpoint,
+                  "Checkpoint file, written every record (cbmpi: every iteration); resumes from it if it exists");
+  cmd->add_option("--cbmpi-options", o.cbmpi_options,
+                  "cbmpi's options as a JSON object: states, rollout_length, rollouts_per_action, sample_every, "
+                  "policy_features, value_features, ridge, cmaes_lambda, cmaes_generations, cmaes_sigma0 "
+                  "(experiments/cbmpi_config.h)");
   cmd->add_option("--log", o.log, "Write the per-period training records (CSV) here");
   tb::add_number<std::int64_t>(cmd, "--record-every", o.record_every, 0, L::kMaxPieces,
                                "Pieces per record and checkpoint, 0 = budget / 100");
@@ -248,6 +253,17 @@ void settle_learn_flags(const CLI::App& learn, tb::LearnOptions& o, const LearnF
   if (!o.preset.empty() && !learner_given) o.learner = "td0";
   if (o.learner == "ntuple" && learn.get_option("--features")->count() > 0)
     throw tb::UsageError("--features does not apply to the ntuple learner (its inputs are its n-tuples)");
+  if (o.learner != "cbmpi") {
+    if (!o.cbmpi_options.empty()) throw tb::UsageError("--cbmpi-options applies to --learner cbmpi only");
+    return;
+  }
+  // cbmpi takes its options from --cbmpi-options alone, and writes no period log.
+  for (const char* flag : {"--features", "--preset", "--log", "--record-every"})
+    if (learn.get_option(flag)->count() > 0)
+      throw tb::UsageError(std::string(flag) + " does not apply to --learner cbmpi (see --cbmpi-options)");
+  for (const auto& [opt, key] : f.given)
+    if (opt->count() > 0)
+      throw tb::UsageError(opt->get_name() + " is a TD option; cbmpi's options go in --cbmpi-options");
 }
 
 // Runs the subcommand given; its errors are main's to report.

@@ -46,6 +46,26 @@ learn --learner tdlambda --pieces 1000000 --record-every 3000 --out "$work/k-str
 learn --learner tdlambda --pieces 1000000 --record-every 3000 --checkpoint "$work/k.json" --out "$work/k.policy" >/dev/null ||
   fail "resume after kill failed"
 cmp -s "$work/k-straight.policy" "$work/k.policy" || fail "killed and resumed weights differ"
+
+# CBMPI: the same weights at 1 and 2 threads; killed with -9 after a checkpoint, the resumed run
+# writes the weights of an uninterrupted one.
+cb() { "$bin" learn --learner cbmpi --board 6x8 --eval-games 0 --cbmpi-options '{"states": 200, "cmaes_generations": 10}' "$@"; }
+cb --pieces 300000 --threads 1 --out "$work/cb-1.policy" >/dev/null 2>&1 || fail "cbmpi: learn failed"
+cb --pieces 300000 --threads 2 --out "$work/cb-2.policy" >/dev/null 2>&1
+cmp -s "$work/cb-1.policy" "$work/cb-2.policy" || fail "cbmpi: 1 and 2 threads differ"
+"$bin" play --policy "$work/cb-1.policy" --board 6x8 --games 3 --max-pieces 500 >/dev/null || fail "cbmpi: its weights do not play"
+cb --pieces 3000000 --checkpoint "$work/cbk.json" --out "$work/cbk.policy" >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 1 500); do [ -f "$work/cbk.json" ] && break; sleep 0.01; done
+kill -9 "$pid" 2>/dev/null
+wait "$pid" 2>/dev/null
+[ -f "$work/cbk.policy" ] && fail "cbmpi: a killed run left a weights file"
+[ -f "$work/cbk.json" ] || fail "cbmpi: no checkpoint before the kill"
+cb --pieces 3000000 --out "$work/cbk-straight.policy" >/dev/null 2>&1
+cb --pieces 3000000 --checkpoint "$work/cbk.json" --out "$work/cbk.policy" >"$work/cbk.out" 2>/dev/null ||
+  fail "cbmpi: resume after kill failed"
+grep -q "resumed from checkpoint" "$work/cbk.out" || fail "cbmpi: the second run did not resume"
+cmp -s "$work/cbk-straight.policy" "$work/cbk.policy" || fail "cbmpi: killed and resumed weights differ"
 echo "ok: resume gives the same weights"
 
 # Bad input: exit 2, one line on stderr naming the problem, no weights file.
@@ -71,6 +91,12 @@ bad "td0 with lambda" "use tdlambda" "${small[@]}" --learner td0 --lambda 0.5
 bad "bad board" "board width 3 is out of range" --board 3x8 --pieces 1000
 bad "zero budget" "--pieces must be an integer in [1, " --board 6x8 --pieces 0
 bad "budget below one step" "less than one training step" --board 6x8 --pieces 100
+bad "cbmpi budget below one iteration" "less than one cbmpi iteration" "${small[@]}" --learner cbmpi
+bad "cbmpi bad option" "cbmpi option 'states' must be an integer in [1, " "${small[@]}" --learner cbmpi \
+  --cbmpi-options '{"states": 0}'
+bad "cbmpi unknown option" "unknown cbmpi option 'gamma'" "${small[@]}" --learner cbmpi --cbmpi-options '{"gamma": 1}'
+bad "cbmpi with a TD flag" "--alpha is a TD option" "${small[@]}" --learner cbmpi --alpha 0.1
+bad "cbmpi options for td" "--cbmpi-options applies to --learner cbmpi only" "${small[@]}" --cbmpi-options '{}'
 "$bin" learn --board 6x8 --pieces 1000 2>"$work/err" >/dev/null
 [ $? -eq 2 ] || fail "missing --out was not a usage error"
 echo '{"version": 1, "config": {}}' >"$work/corrupt.json"
