@@ -1,5 +1,5 @@
 // CBMPI, classification-based modified policy iteration (Gabillon, Ghavamzadeh & Scherrer,
-// NIPS 2013; Scherrer, Ghavamzadeh, Gabillon, Lesner & Geist, JMLR 2015, Figure 3), learning a
+// NIPS 2013; Scherrer, Ghavamzadeh, Gabillon, Lesner & Geist, JMLR 2015), learning a
 // linear policy pi_k over the policy features and a linear value function v_k over the value
 // features (cbmpi_config.h).  Both start at zero weights.  Iteration k:
 //

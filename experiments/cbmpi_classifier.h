@@ -1,6 +1,5 @@
 // CBMPI's policy step as a cost-sensitive classification (Gabillon, Ghavamzadeh & Scherrer,
-// NIPS 2013, eq. (3); Scherrer et al., JMLR 2015, section 3.3): over the rollout set, the
-// loss of weights w is
+// NIPS 2013; Scherrer et al., JMLR 2015): over the rollout set, the loss of weights w is
 //     L(w) = 1/N sum_s [ max_a Q(s, a) - Q(s, pi_w(s)) ],   pi_w(s) = argmax_a w . phi(s, a)
 // where phi(s, a) are the policy's features of placement a on state s.  The features of every
 // action are computed once per iteration (ActionTable), so a candidate w costs only dot

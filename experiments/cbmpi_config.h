@@ -1,15 +1,15 @@
 // The options of the CBMPI learner (cbmpi.h): what each iteration samples, rolls out and fits.
 //
-// Defaults are the 10x20 setup of Gabillon, Ghavamzadeh & Scherrer (NIPS 2013) and Scherrer et
-// al. (JMLR 2015, section 6) where those papers give one: policy features D-T (`dt`), one
-// rollout per action (M = 1), rollouts of m = 5 pieces, a rollout set of N = 84,000 states,
-// gamma = 1.  The papers' value features are D-T plus five RBF functions of the mean column
-// height and a constant; this engine has no RBF height features, and a value function reads a
-// board alone, not a move, so the default is the closest board-only set with a constant,
-// `bertsekas` (heights, differences, wall height, holes, constant).  The CMA-ES population and
-// step size are our CMA-ES's defaults (cmaes.h), the generations, ridge and sampling stride are
-// ours.  The return is undiscounted (gamma = 1, as in the papers): a rollout reports its reward
-// sum, not each reward, so there is no gamma option.
+// Defaults follow the 10x20 setup of Gabillon, Ghavamzadeh & Scherrer (NIPS 2013) and Scherrer
+// et al. (JMLR 2015) as we read them: policy features D-T (`dt`), one rollout per
+// action (M = 1), rollouts of m = 5 pieces, a rollout set of N = 84,000 states, gamma = 1.
+// The papers' value features are D-T plus five RBF functions of the mean column height and a
+// constant; this engine has no RBF height features, and a value function reads a board alone,
+// not a move, so the default is the closest board-only set with a constant, `bertsekas`
+// (heights, differences, wall height, holes, constant).  The CMA-ES population and step size
+// are our CMA-ES's defaults (cmaes.h); the generations, ridge and sampling stride are ours.
+// The return is undiscounted (gamma = 1, as in the papers): a rollout reports its reward sum,
+// not each reward, so there is no gamma option.
 #pragma once
 
 #include <cstdint>
