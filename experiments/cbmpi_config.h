@@ -1,8 +1,9 @@
 // The options of the CBMPI learner (cbmpi.h): what each iteration samples, rolls out and fits.
 //
-// Defaults follow the 10x20 setup of Gabillon, Ghavamzadeh & Scherrer (NIPS 2013) and Scherrer
-// et al. (JMLR 2015) as we read them: policy features D-T (`dt`), one rollout per
-// action (M = 1), rollouts of m = 5 pieces, a rollout set of N = 84,000 states, gamma = 1.
+// Defaults aim at the 10x20 setup of Gabillon, Ghavamzadeh & Scherrer (NIPS 2013) and Scherrer
+// et al. (JMLR 2015): policy features D-T (`dt`), one rollout per action (M = 1), rollouts of
+// m = 5 pieces, a rollout set of N = 84,000 states, gamma = 1.  N, m and M are not yet checked
+// against the papers' experimental sections (docs/cbmpi.md).
 // The papers' value features are D-T plus five RBF functions of the mean column height and a
 // constant; this engine has no RBF height features, and a value function reads a board alone,
 // not a move, so the default is the closest board-only set with a constant, `bertsekas`
