@@ -54,15 +54,15 @@ cb --pieces 300000 --threads 1 --out "$work/cb-1.policy" >/dev/null 2>&1 || fail
 cb --pieces 300000 --threads 2 --out "$work/cb-2.policy" >/dev/null 2>&1
 cmp -s "$work/cb-1.policy" "$work/cb-2.policy" || fail "cbmpi: 1 and 2 threads differ"
 "$bin" play --policy "$work/cb-1.policy" --board 6x8 --games 3 --max-pieces 500 >/dev/null || fail "cbmpi: its weights do not play"
-cb --pieces 3000000 --checkpoint "$work/cbk.json" --out "$work/cbk.policy" >/dev/null 2>&1 &
+cb --pieces 600000 --checkpoint "$work/cbk.json" --out "$work/cbk.policy" >/dev/null 2>&1 &
 pid=$!
 for _ in $(seq 1 500); do [ -f "$work/cbk.json" ] && break; sleep 0.01; done
 kill -9 "$pid" 2>/dev/null
 wait "$pid" 2>/dev/null
 [ -f "$work/cbk.policy" ] && fail "cbmpi: a killed run left a weights file"
 [ -f "$work/cbk.json" ] || fail "cbmpi: no checkpoint before the kill"
-cb --pieces 3000000 --out "$work/cbk-straight.policy" >/dev/null 2>&1
-cb --pieces 3000000 --checkpoint "$work/cbk.json" --out "$work/cbk.policy" >"$work/cbk.out" 2>/dev/null ||
+cb --pieces 600000 --out "$work/cbk-straight.policy" >/dev/null 2>&1
+cb --pieces 600000 --checkpoint "$work/cbk.json" --out "$work/cbk.policy" >"$work/cbk.out" 2>/dev/null ||
   fail "cbmpi: resume after kill failed"
 grep -q "resumed from checkpoint" "$work/cbk.out" || fail "cbmpi: the second run did not resume"
 cmp -s "$work/cbk-straight.policy" "$work/cbk.policy" || fail "cbmpi: killed and resumed weights differ"
