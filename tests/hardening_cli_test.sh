@@ -13,15 +13,7 @@ data=$(cd "$(dirname "$0")" && pwd)
 repo=$(dirname "$data")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-started=$(date +%s)
-section() { echo "-- $* (at $(($(date +%s) - started)) s)"; }
-
-# One snapshot of a folder: a checksum of each regular file, and every other path with its type.
-snapshot() {
-  (cd "$1" && find . -mindepth 1 \( -type f -exec sha256sum {} + \) -o -printf '%y %p %l\n' | LC_ALL=C sort)
-}
+source "$data/hardening_lib.sh"  # fail, section, snapshot (its own check below)
 
 # run MODE ARGS...: tetrisbench ARGS (under `timeout 60`), stderr to $work/err, stdout
 #   file    to $work/stdout

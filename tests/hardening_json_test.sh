@@ -7,59 +7,12 @@
 # 15 floats accepted for integer optimizer options; repeated JSON keys, the last one winning
 # Usage: hardening_json_test.sh PATH/TO/tetrisbench
 set -u
+tests_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 bin=$(realpath "$1")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-
-# A checksum of each regular file of a folder, and every other path with its type.
-snapshot() {
-  (cd "$1" && find . -mindepth 1 \( -type f -exec sha256sum {} + \) -o -printf '%y %p %l\n' | LC_ALL=C sort)
-}
-
-# check WHY NEEDLE [--absent PATH]... [--keep DIR]... -- ARGS...
-# As hardening_test.sh's check: tetrisbench ARGS (under `timeout 20`) exits 2 with exactly
-# one line on stderr containing NEEDLE, nothing on stdout, every --absent PATH missing
-# afterwards and every --keep DIR byte-identical.
-check() {
-  local why=$1 needle=$2
-  shift 2
-  local absent=() keep=()
-  while [ "$1" != "--" ]; do
-    case $1 in
-      --absent) absent+=("$2"); shift 2 ;;
-      --keep) keep+=("$2"); shift 2 ;;
-      *) echo "check: bad option $1"; exit 3 ;;
-    esac
-  done
-  shift
-  local k
-  for k in "${!keep[@]}"; do snapshot "${keep[$k]}" >"$work/before.$k"; done
-  timeout 20 "$bin" "$@" >"$work/stdout" 2>"$work/err"
-  local rc=$? bad=() p
-  if [ $rc -eq 124 ]; then bad+=("hung (killed after 20 s)")
-  elif [ $rc -ne 2 ]; then bad+=("exit $rc, not 2")
-  fi
-  [ "$(wc -l <"$work/err")" -eq 1 ] || bad+=("stderr is $(wc -l <"$work/err") lines, not one")
-  grep -qF -- "$needle" "$work/err" || bad+=("stderr does not say '$needle'")
-  [ "$(wc -c <"$work/err")" -lt 400 ] || bad+=("stderr is $(wc -c <"$work/err") characters long")
-  [ -s "$work/stdout" ] && bad+=("wrote to stdout: $(head -c 100 "$work/stdout")")
-  for p in "${absent[@]}"; do
-    if [ -e "$p" ] || [ -L "$p" ]; then bad+=("left '$p' behind"); fi
-  done
-  for k in "${!keep[@]}"; do
-    snapshot "${keep[$k]}" | cmp -s - "$work/before.$k" || bad+=("changed '${keep[$k]}'")
-  done
-  if [ ${#bad[@]} -gt 0 ]; then
-    local reasons
-    printf -v reasons '%s; ' "${bad[@]}"
-    fail "$why: ${reasons}stderr: $(head -c 600 "$work/err" | tr '\n' '|')"
-  else
-    echo "ok: $why -> $(head -c 200 "$work/err")"
-  fi
-}
+source "$tests_dir/hardening_lib.sh"  # fail, snapshot, check
 
 # cfg FILE [HELDOUT-LINES [OPTIMIZER-TABLES]]: one CE run on 6x8, a few tenths of a second.
 ce_entry=$'[[optimizer]]\noptimizer = "ce"\noptions = { samples = 20, elite = 0.2 }'
