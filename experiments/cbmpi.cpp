@@ -100,7 +100,7 @@ std::vector<double> fit_value(std::span<const RolloutState> states, const std::v
 
 // Step 4: the best weights of a fresh CMA-ES on the classification loss, started at w.
 std::vector<double> fit_policy(const ActionTable& t, const std::vector<double>& w, const CbmpiConfig& c,
-                               std::int64_t k) {
+                               std::int64_t k, int threads) {
   opt::OptimizerSetup setup;
   setup.dim = t.dim;
   setup.seed = stream_key(c.seed ^ kClassifierStream, static_cast<std::uint64_t>(k));
@@ -111,7 +111,10 @@ std::vector<double> fit_policy(const ActionTable& t, const std::vector<double>& 
   for (std::int64_t g = 0; g < c.cmaes_generations && cmaes.stop().empty(); ++g) {
     const opt::Matrix x = cmaes.ask();
     opt::Vector f(x.cols());
-    for (Eigen::Index i = 0; i < x.cols(); ++i) f[i] = classification_loss(t, x.col(i).data());
+    // Candidate i writes f[i] alone: the same losses on any thread count.
+    for_each_block(x.cols(), 1, threads, [&](std::int64_t lo, std::int64_t hi) {
+      for (std::int64_t i = lo; i < hi; ++i) f[i] = classification_loss(t, x.col(i).data());
+    });
     cmaes.tell(x, f);
   }
   const opt::Vector best = cmaes.best_x();
@@ -159,12 +162,13 @@ Iteration Cbmpi::iterate(int threads) {
   Iteration it;
   it.iteration = k_;
   const std::vector<RolloutState> states = sample_rollout_set(pi, c, kernel_, k_, it.pieces);
-  ActionTable t = action_table(*policy_set_, c.rules, states, kernel_);
+  ActionTable t = action_table(*policy_set_, c.rules, states, kernel_, threads);
   it.pieces += estimate_q(t, states, pi, value, v_, c, kernel_, k_, threads);
+  set_best_q(t);
   std::vector<double> target(states.size());
   for (std::int64_t s = 0; s < t.states(); ++s) target[s] = t.q[greedy_action(t, s, w_.data())];
   std::vector<double> v = fit_value(states, target, value, c.ridge);
-  std::vector<double> w = fit_policy(t, w_, c, k_);
+  std::vector<double> w = fit_policy(t, w_, c, k_, threads);
   it.states = t.states();
   it.actions = t.actions();
   it.loss_before = classification_loss(t, w_.data());

@@ -25,6 +25,7 @@ struct ActionTable {
   std::vector<double> features;      // (actions, dim) phi(s, a), row-major
   std::vector<char> terminal;        // (actions) the placement ends the game
   std::vector<double> q;             // (actions) Q(s, a), filled by the caller
+  std::vector<double> best_q;        // (N) max_a Q(s, a), set by set_best_q after q is filled
 
   std::int64_t states() const { return static_cast<std::int64_t>(first.size()) - 1; }
   std::int64_t actions() const { return first.back(); }
@@ -32,11 +33,15 @@ struct ActionTable {
 
 // The table of `states` with the features of `set` (any linear feature set) for every drop
 // placement, in rollout_actions order; q is zero.  `rules` must have drop placements.
+// Built on `threads` threads (0 = every core); the table does not depend on the count.
 ActionTable action_table(const FeatureSet& set, const Rules& rules, std::span<const RolloutState> states,
-                         FeatureKernel kernel);
+                         FeatureKernel kernel, int threads = 1);
 
 // pi_w(s): the index of the chosen action in the table (from first[s]).
 std::int64_t greedy_action(const ActionTable& t, std::int64_t s, const double* w);
+
+// Fills best_q from q; classification_loss needs it.
+void set_best_q(ActionTable& t);
 
 // L(w) above; 0 for an empty table.
 double classification_loss(const ActionTable& t, const double* w);

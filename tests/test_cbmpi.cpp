@@ -38,6 +38,8 @@ TEST(CbmpiLoss, HandComputed) {
   t.features = {1, 0, 0, 1, 1, 1, 2, 0, 1, 0, 0, 0, 0, 0};
   t.terminal = {0, 0, 1, 0, 0, 1, 1};
   t.q = {3, 5, 9, 2, 4, 0, 1};
+  set_best_q(t);
+  EXPECT_EQ(t.best_q, (std::vector<double>{9, 4, 1}));
   const double a[] = {1, 0}, b[] = {0, 1};
   EXPECT_EQ(greedy_action(t, 0, a), 0);
   EXPECT_EQ(greedy_action(t, 0, b), 1);
@@ -69,6 +71,25 @@ TEST(CbmpiLoss, TableAgreesWithTheSearcher) {
     EXPECT_EQ(got.orientation, want.orientation) << "state " << s;
     EXPECT_EQ(got.column, want.column) << "state " << s;
   }
+}
+
+// More states than one part of the parallel build (512): the same table on 1 and 2 threads.
+TEST(CbmpiLoss, TableIsTheSameOnOneAndTwoThreads) {
+  const Rules rules = research(10, 10);
+  const Policy dt20 = load_policy("dt20");
+  const FeatureKernel kernel = best_kernel().kernel;
+  Searcher searcher(dt20, rules, kernel);
+  GameConfig game;
+  game.rules = rules;
+  game.max_pieces = 400;
+  const auto states = sample_states(searcher, game, 4, 1);
+  ASSERT_GT(states.size(), 1100u);
+  const ActionTable a = action_table(*dt20.features, rules, states, kernel, 1);
+  const ActionTable b = action_table(*dt20.features, rules, states, kernel, 2);
+  EXPECT_EQ(a.first, b.first);
+  EXPECT_EQ(a.features, b.features);
+  EXPECT_EQ(a.terminal, b.terminal);
+  EXPECT_EQ(a.states(), static_cast<std::int64_t>(states.size()));
 }
 
 TEST(Cbmpi, SameWeightsOnOneAndTwoThreads) {

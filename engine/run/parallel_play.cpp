@@ -81,6 +81,11 @@ void for_blocks(std::int64_t begin, std::int64_t end, std::int64_t grain, int th
 
 }  // namespace
 
+void for_each_block(std::int64_t n, std::int64_t grain, int threads,
+                    const std::function<void(std::int64_t, std::int64_t)>& block) {
+  if (n > 0) for_blocks(0, n, std::max<std::int64_t>(1, grain), threads, block);
+}
+
 void set_game_distributor(GameDistributor* d) { distributor = d; }
 
 std::vector<GameResult> play_population_range(std::span<const Policy> policies, const GameConfig& config,

@@ -23,6 +23,12 @@ struct PlayProgress {
 // The number of threads play_games uses for `threads` (0 = every core).
 int thread_count(int threads);
 
+// Calls block(from, to) on blocks of `grain` indices covering [0, n), on `threads` threads
+// (0 = every core; 1 runs them in order on this thread).  For work whose item i writes only slot
+// i, so that the result does not depend on the thread count.
+void for_each_block(std::int64_t n, std::int64_t grain, int threads,
+                    const std::function<void(std::int64_t, std::int64_t)>& block);
+
 // Spreads a population's games over processes (engine/cluster: MPI ranks).  distribute()
 // returns the results of games [0, total) in game order; it plays a range [begin, end) of them
 // in this process by calling play_range(begin, end), which returns that range's results in
