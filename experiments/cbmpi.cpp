@@ -149,8 +149,7 @@ Policy Cbmpi::policy() const {
   return p;
 }
 
-std::int64_t Cbmpi::iteration_bound() const {
-  const CbmpiConfig& c = config_;
+std::int64_t iteration_bound(const CbmpiConfig& c) {
   return c.states * c.sample_every +
          c.states * most_placements(c.rules.geometry.width) * c.rollouts_per_action * (c.rollout_length + 1);
 }

@@ -53,6 +53,10 @@ struct Iteration {
   double mean_value_target = 0; // mean of Q(s, pi_k(s)) over the rollout set
 };
 
+// The most pieces one iteration of `c` can simulate: N x sample_every for the sampled games,
+// and N x (most placements of a piece) x M x (m + 1) for the rollouts.
+std::int64_t iteration_bound(const CbmpiConfig& c);
+
 class Cbmpi {
  public:
   // Throws PolicyError if a feature set does not fit the board.
@@ -61,9 +65,7 @@ class Cbmpi {
   // One iteration (see above) on `threads` threads (0: every core).
   Iteration iterate(int threads);
 
-  // The most pieces one iteration can simulate: N x sample_every for the sampled games, and
-  // N x (most placements of a piece) x M x (m + 1) for the rollouts.
-  std::int64_t iteration_bound() const;
+  std::int64_t iteration_bound() const { return cbmpi::iteration_bound(config_); }
 
   Policy policy() const;  // pi_k, a linear policy over the policy features
   const std::vector<double>& policy_weights() const { return w_; }

@@ -61,6 +61,7 @@ class Cmaes final : public Optimizer {
   std::vector<std::string> stop() const override;
 
   Vector best_x() const override { return s_.record.best_x; }
+  std::optional<Vector> distribution_mean() const override { return s_.mean; }
   double best_f() const override { return s_.record.best_f; }
   std::int64_t evaluations() const override { return s_.record.evaluations; }
   double spread() const override { return s_.sigma; }

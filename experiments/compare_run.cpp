@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "cbmpi.h"
 #include "checked_number.h"
 #include "file_io.h"
 #include "input_limits.h"
@@ -130,6 +131,10 @@ Trained train_blackbox(const ExperimentConfig& c, const OptimizerSpec& spec, int
   auto opt = make_optimizer(spec.optimizer, setup);
   Trained t;
   Vector best_x = resume_blackbox(c, setup, dir, *opt, t);
+  ExperimentConfig train = c;  // the fitness games' rules: on the entry's proxy board, if any
+  if (spec.train_board.height > 0) train.rules.geometry = spec.train_board;
+  // What the run would return now (experiment_config.h OptimizerSpec::final_mean).
+  const auto returned = [&] { return spec.final_mean ? *opt->distribution_mean() : best_x; };
   for (;;) {
     t.reasons = opt->stop();
     if (!t.reasons.empty()) break;
@@ -141,7 +146,7 @@ Trained train_blackbox(const ExperimentConfig& c, const OptimizerSpec& spec, int
       break;
     }
     const GenerationFitness fit =
-        evaluate_generation(X, spec.features, c, seed, t.generations, cap < 0 ? 0 : cap, threads, kernel);
+        evaluate_generation(X, spec.features, train, seed, t.generations, cap < 0 ? 0 : cap, threads, kernel);
     opt->tell(X, fit.f);
     t.pieces += fit.pieces;
     t.games += fit.games;
@@ -154,12 +159,72 @@ Trained train_blackbox(const ExperimentConfig& c, const OptimizerSpec& spec, int
     t.records.push_back(generation_record(t, *opt, fit, g, X.cols()));
     if (c.progress_games > 0 &&
         budget_hundredths(c, t.pieces, t.games) > budget_hundredths(c, t.pieces - fit.pieces, t.games - fit.games))
-      t.records.back()["progress"] = progress_json(policy_from(best_x, spec.features, ""), c, threads, kernel);
+      t.records.back()["progress"] = progress_json(policy_from(returned(), spec.features, ""), c, threads, kernel);
     ++t.generations;
     save_blackbox(dir, t, best_x, *opt);
     if (progress) progress({spec.label, run, t.generations, t.pieces, t.best_training});
   }
-  t.policy = policy_from(best_x, spec.features, "");
+  t.policy = policy_from(returned(), spec.features, "");
+  return t;
+}
+
+cbmpi::CbmpiConfig run_cbmpi_config(const ExperimentConfig& c, const OptimizerSpec& spec, int spec_index,
+                                    std::uint64_t seed) {
+  return entry_cbmpi_config(c, spec, stream_key(seed, static_cast<std::uint64_t>(spec_index) + 1));
+}
+
+constexpr int kCbmpiCheckpointVersion = 1;
+
+// Restores a CBMPI run's learner and records from its checkpoint; throws InputError naming the
+// file for a malformed one or one of another config.
+void restore_cbmpi(const std::string& file, cbmpi::Cbmpi& learner, Trained& t) {
+  const Json ck = read_json_file(file, "checkpoint");
+  try {
+    const auto field = [&](const char* key) -> const Json& { return json_member(ck, key, key); };
+    if (field("version") != kCbmpiCheckpointVersion) throw InputError("version: unknown version");
+    learner.restore(field("learner"));
+    if (!field("records").is_array()) throw InputError("records: expected an array");
+    t.records = field("records");
+    t.seconds = json_real(field("seconds"), 0, 1e300, "seconds");
+    t.best_training = json_real(field("best_training"), -1e300, 1e300, "best_training");
+  } catch (const InputError& e) {
+    throw InputError("cannot resume from checkpoint '" + file + "': " + e.what());
+  }
+}
+
+// CBMPI under the budget in pieces: iterations while the next one's bound fits, one record per
+// iteration.  Its columns: evaluations = state-action pairs rolled out so far, games = 0 (it
+// samples states, not whole games), gen_best = gen_mean = the iteration's mean value target
+// (lines the rollouts of pi_k expect from a state), best = their running maximum, spread = the
+// classification loss after the policy step.  The progress games measure it like every entry.
+Trained train_cbmpi(const ExperimentConfig& c, const OptimizerSpec& spec, int spec_index, std::uint64_t seed,
+                    const fs::path& dir, int threads, FeatureKernel kernel, const ProgressFn& progress, int run) {
+  cbmpi::Cbmpi learner(run_cbmpi_config(c, spec, spec_index, seed), kernel);
+  Trained t;
+  const std::string file = (dir / "checkpoint.json").string();
+  if (path_exists(file)) restore_cbmpi(file, learner, t);
+  std::int64_t evaluations = t.records.empty() ? 0 : t.records.back()["evaluations"].get<std::int64_t>();
+  while (learner.pieces() + learner.iteration_bound() <= c.budget_pieces) {
+    const auto start = std::chrono::steady_clock::now();
+    const std::int64_t before = learner.pieces();
+    const cbmpi::Iteration it = learner.iterate(threads);
+    t.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    evaluations += it.actions;
+    t.best_training = std::max(t.best_training, it.mean_value_target);
+    t.records.push_back(generation_row(it.iteration, evaluations, learner.pieces(), 0, t.best_training,
+                                       it.mean_value_target, it.mean_value_target, it.loss_after, 0, t.seconds));
+    if (c.progress_games > 0 && budget_hundredths(c, learner.pieces(), 0) > budget_hundredths(c, before, 0))
+      t.records.back()["progress"] = progress_json(learner.policy(), c, threads, kernel);
+    const Json ck = {{"version", kCbmpiCheckpointVersion}, {"learner", learner.to_json()}, {"records", t.records},
+                     {"seconds", t.seconds}, {"best_training", t.best_training}};
+    write_file_atomically(file, ck.dump());
+    write_file_atomically((dir / "generations.csv").string(), csv(t.records));
+    if (progress) progress({spec.label, run, learner.iterations(), learner.pieces(), t.best_training});
+  }
+  t.pieces = learner.pieces();
+  t.generations = learner.iterations();
+  t.reasons = {"Budget"};
+  t.policy = learner.policy();
   return t;
 }
 
@@ -271,7 +336,13 @@ void check_run_folder(const ExperimentConfig& c, int spec_index, int run, const 
   const OptimizerSpec& spec = c.optimizers[static_cast<std::size_t>(spec_index)];
   const std::uint64_t seed = run_seed(c, run);
   const Json ck = read_json_file(file, "checkpoint");
-  if (td::is_td_learner(spec.optimizer)) {
+  if (is_cbmpi(spec)) {
+    cbmpi::Cbmpi learner(run_cbmpi_config(c, spec, spec_index, seed), kernel);
+    Trained t;
+    restore_cbmpi(file, learner, t);
+    if (learner.pieces() > c.budget_pieces)
+      throw InputError("checkpoint '" + file + "' is already past the budget of the config");
+  } else if (td::is_td_learner(spec.optimizer)) {
     const td::TdConfig config = run_td_config(c, spec, spec_index, seed);
     td::TdLearner learner(config, kernel);
     td::TdRun restored;
@@ -302,9 +373,9 @@ Json run_one(const ExperimentConfig& c, int spec_index, int run, const std::stri
   const OptimizerSpec& spec = c.optimizers[spec_index];
   if (is_external(spec)) return nullptr;  // written by its own optimizer, or missing
   const std::uint64_t seed = run_seed(c, run);
-  Trained t = td::is_td_learner(spec.optimizer)
-                  ? train_td(c, spec, spec_index, seed, dir, threads, kernel, progress, run)
-                  : train_blackbox(c, spec, spec_index, seed, dir, threads, kernel, progress, run);
+  Trained t = is_cbmpi(spec)                    ? train_cbmpi(c, spec, spec_index, seed, dir, threads, kernel, progress, run)
+              : td::is_td_learner(spec.optimizer) ? train_td(c, spec, spec_index, seed, dir, threads, kernel, progress, run)
+                                                  : train_blackbox(c, spec, spec_index, seed, dir, threads, kernel, progress, run);
   FinishedRun f{t.records, t.pieces, t.games, t.generations, t.seconds, t.best_training, t.reasons};
   return finish_run(c, spec_index, run, dir_name, std::move(t.policy), f, threads, kernel);
 }

@@ -39,6 +39,7 @@ class CrossEntropy final : public Optimizer {
   void tell(const Matrix& X, const Vector& f) override;
   std::vector<std::string> stop() const override;
   Vector best_x() const override { return record_.best_x; }
+  std::optional<Vector> distribution_mean() const override { return mean_; }
   double best_f() const override { return record_.best_f; }
   std::int64_t evaluations() const override { return record_.evaluations; }
   double spread() const override;  // the mean standard deviation of the sampling distribution

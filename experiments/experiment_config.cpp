@@ -7,6 +7,7 @@
 #include <sstream>
 #include <toml++/toml.h>
 
+#include "cbmpi.h"
 #include "checked_number.h"
 #include "feature_set.h"
 #include "file_io.h"
@@ -165,17 +166,59 @@ void check_optimizer(const OptimizerSpec& s, const ExperimentConfig& c, Table& t
                           std::to_string(limits::kMaxGames) + "-game limit");
 }
 
+// train_board = "WxH": a black-box entry's proxy board (experiment_config.h).
+void read_train_board(Table& t, const ExperimentConfig& c, OptimizerSpec& s) {
+  const std::string text = t.text("train_board", "");
+  if (text.empty()) {
+    if (t.raw("train_board")) t.fail("train_board", "is empty (leave the key out to train on the experiment's board)");
+    return;
+  }
+  if (td::is_td_learner(s.optimizer) || is_cbmpi(s) || is_external(s))
+    t.fail("train_board", "only a black-box optimizer's fitness games can move to a proxy board");
+  if (c.rules.base != RuleSet::research)
+    t.fail("train_board", std::string("rule set ") + to_string(c.rules.base) + " fixes the board at " +
+                              size_name(c.rules.geometry));
+  const Geometry g = parse_geometry(text, t, "train_board");
+  if (g.width != c.rules.geometry.width)
+    t.fail("train_board", "must keep the experiment's width (the weights depend on it)");
+  if (g.height != c.rules.geometry.height) s.train_board = g;
+}
+
+// final = "best" | "mean"; "mean" needs an optimizer with a search distribution.
+void read_final(Table& t, OptimizerSpec& s) {
+  const std::string final = t.text("final", "best");
+  if (final == "mean") s.final_mean = true;
+  else if (final != "best") t.fail("final", "expected \"best\" or \"mean\"");
+  if (s.final_mean && s.optimizer != "ce" && s.optimizer.rfind("cmaes", 0) != 0)
+    t.fail("final", "\"mean\" needs a search distribution's mean: ce, cmaes or cmaes-active");
+}
+
+// A CBMPI entry: its options build (cbmpi_config.h), and one iteration fits the budget.
+void check_cbmpi(const OptimizerSpec& s, const ExperimentConfig& c, Table& t) {
+  std::int64_t bound = 0;
+  try {
+    bound = cbmpi::iteration_bound(entry_cbmpi_config(c, s, 1));
+  } catch (const std::exception& e) {
+    t.fail("options", e.what());
+  }
+  if (c.budget_pieces < bound)
+    t.fail("optimizer", "cbmpi needs budget.pieces of at least one iteration's bound (" + std::to_string(bound) +
+                            " pieces); budget.games does not apply to it");
+}
+
 OptimizerSpec read_optimizer(Table t, const ExperimentConfig& c) {
   OptimizerSpec s;
   s.optimizer = t.text("optimizer", "");
   if (s.optimizer.empty()) t.fail("optimizer", "missing");
   const bool td = td::is_td_learner(s.optimizer);
   const bool external = is_external(s);
-  bool known = td || external;
+  const bool cbmpi = is_cbmpi(s);
+  bool known = td || external || cbmpi;
   for (auto n : optimizer_names()) known = known || n == s.optimizer;
   if (!known)
-    t.fail("optimizer", "unknown optimizer '" + shown(s.optimizer) + "' (or TD learner td0, tdlambda, ntuple, or external)");
-  s.features = t.text("features", td ? "td44" : c.features);
+    t.fail("optimizer",
+           "unknown optimizer '" + shown(s.optimizer) + "' (or TD learner td0, tdlambda, ntuple, cbmpi, or external)");
+  s.features = t.text("features", td ? "td44" : cbmpi ? "dt" : c.features);
   if (!find_feature_set(s.features)) t.fail("features", "unknown feature set '" + shown(s.features) + "'");
   s.label = t.text("label", s.optimizer);
   if (!is_safe_slug(s.label))
@@ -189,7 +232,10 @@ OptimizerSpec read_optimizer(Table t, const ExperimentConfig& c) {
     s.options = toml_to_json(*o);
   }
   if (external && !s.options.empty()) t.fail("options", "an external entry has no options: its optimizer runs outside");
-  if (!td && !external) check_optimizer(s, c, t);
+  read_train_board(t, c, s);
+  read_final(t, s);
+  if (cbmpi) check_cbmpi(s, c, t);
+  if (!td && !external && !cbmpi) check_optimizer(s, c, t);
   if (td) {
     check_td_rules(c, t);
     try {
@@ -344,6 +390,14 @@ ExperimentConfig parse_experiment(const std::string& text, const std::string& or
   return c;
 }
 
+cbmpi::CbmpiConfig entry_cbmpi_config(const ExperimentConfig& c, const OptimizerSpec& s, std::uint64_t seed) {
+  if (s.options.is_object() && s.options.contains("policy_features"))
+    throw InputError("set the policy's feature set with the entry's `features`, not options.policy_features");
+  nlohmann::json options = s.options;
+  options["policy_features"] = s.features;
+  return cbmpi::make_cbmpi_config(options, c.rules, seed);
+}
+
 OptimizerSetup entry_setup(const ExperimentConfig& c, const OptimizerSpec& s) {
   OptimizerSetup setup;
   setup.dim = find_feature_set(s.features)->dimension(c.rules.geometry.width);
@@ -370,8 +424,13 @@ nlohmann::json to_json(const ExperimentConfig& c) {
   for (Geometry g : c.heldout_boards) boards.push_back(size_name(g));
   nlohmann::json opts = nlohmann::json::array();
   for (const OptimizerSpec& s : c.optimizers)
+  {
     opts.push_back({{"label", s.label}, {"optimizer", s.optimizer}, {"features", s.features}, {"sigma0", s.sigma0},
                     {"init_low", s.init_low}, {"init_high", s.init_high}, {"options", s.options}});
+    // Written only when set, so the configs of existing results folders read back unchanged.
+    if (s.train_board.height > 0) opts.back()["train_board"] = size_name(s.train_board);
+    if (s.final_mean) opts.back()["final"] = "mean";
+  }
   return {{"name", c.name},
           {"features", c.features},
           {"rules", rule_set_name(c.rules)},

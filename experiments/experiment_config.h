@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cbmpi_config.h"
 #include "error.h"
 #include "rules.h"
 
@@ -23,7 +24,18 @@ struct OptimizerSpec {
   double sigma0 = 1.0;
   double init_low = -1.0, init_high = 1.0;
   nlohmann::json options = nlohmann::json::object();
+  // A black-box entry's fitness games may run on a proxy board of the same width (research
+  // rules): a shorter board gives shorter games, and the weights are judged by the held-out and
+  // progress games on the experiment's board.  Height 0: the experiment's board.
+  Geometry train_board{0, 0};
+  // The weights a black-box run returns: its best training candidate, or (`final = "mean"`,
+  // CE and CMA-ES) the mean of its search distribution, the estimate noisy fitness does not bias.
+  bool final_mean = false;
 };
+
+// `optimizer = "cbmpi"`: the CBMPI learner (experiments/cbmpi.h) under the same piece budget;
+// its options are CBMPI options (docs/cbmpi.md) and its `features` the policy's feature set.
+inline bool is_cbmpi(const OptimizerSpec& s) { return s.optimizer == "cbmpi"; }
 
 // `optimizer = "external"`: the runs of an optimizer outside tetrisbench (the Python module,
 // docs/python.md), written into the results folder by tetrisbench.Fitness.write_run; compare
@@ -66,6 +78,10 @@ inline constexpr std::size_t kMaxConfigBytes = std::size_t{1} << 20;
 inline constexpr std::size_t kMaxOptimizers = 32;     // [[optimizer]] tables
 inline constexpr std::size_t kMaxHeldoutBoards = 16;  // heldout.boards
 inline constexpr std::size_t kMaxTargets = 64;        // heldout.targets
+
+// A CBMPI entry's learner config: its options, `features` as the policy's feature set, the
+// experiment's rules.  Throws InputError for a bad option.
+cbmpi::CbmpiConfig entry_cbmpi_config(const ExperimentConfig& c, const OptimizerSpec& s, std::uint64_t seed);
 
 struct OptimizerSetup;  // optimizer.h
 // The setup of a black-box entry's optimizer: its dimension on the training board, all-zero

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -50,6 +51,8 @@ class Optimizer {
   virtual std::vector<std::string> stop() const = 0;
 
   virtual Vector best_x() const = 0;        // best candidate told so far
+  // The mean of the search distribution (CE, CMA-ES); empty for the others.
+  virtual std::optional<Vector> distribution_mean() const { return std::nullopt; }
   virtual double best_f() const = 0;        // its value (+inf before the first tell)
   virtual std::int64_t evaluations() const = 0;
   // A one-number spread for the records: sigma for CMA-ES, mean std. dev. for CE, etc.

@@ -182,6 +182,21 @@ def plot_ecdf(records, report, out):
     return True
 
 
+def entry_notes(exp):
+    """Entries that train on a proxy board, return their distribution's mean, or learn by CBMPI."""
+    notes = []
+    for o in exp["optimizers"]:
+        if o.get("train_board"):
+            notes.append(f"`{o['label']}` plays its fitness games on {o['train_board']} (a proxy board); its "
+                         f"held-out and progress games are on {exp['board']} like every entry's.")
+        if o.get("final") == "mean":
+            notes.append(f"`{o['label']}` returns its search distribution's mean, not its best training candidate.")
+        if o["optimizer"] == "cbmpi":
+            notes.append(f"`{o['label']}` is CBMPI (docs/cbmpi.md): its pieces are its sampled games' and "
+                         "rollouts'; it plays no fitness games.")
+    return ["", " ".join(notes)] if notes else []
+
+
 def header(report):
     exp, meta = report["experiment"], report["metadata"]
     features = sorted({learns(o, exp) for o in report["optimizers"]})
@@ -200,6 +215,7 @@ def header(report):
         width = int(exp["board"].split("x")[0])
         md += ["", f"Training fitness cannot exceed {fmt(cap * 4 / width, 0)} lines (the piece cap x 4 cells / "
                    f"{width} columns); policies above that level are told apart only by the held-out games."]
+    md += entry_notes(exp)
     md += ["", f"Built from git `{meta['git']}` ({meta['compiler']}, {meta['build_type']}), "
                f"CPU {meta['cpu']}, kernel {meta['kernel']}, {meta['threads']} threads, {meta['date']}."]
     return md

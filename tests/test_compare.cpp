@@ -194,6 +194,40 @@ TEST(ExperimentConfig, TdEntries) {
             std::string::npos);
 }
 
+// Proxy training boards, `final = "mean"` and CBMPI entries (experiment_config.h).
+TEST(ExperimentConfig, ProxyBoardsFinalMeanAndCbmpi) {
+  const std::string head = "name = \"x\"\n[rules]\nboard = \"10x20\"\n[budget]\npieces = 100000000\n";
+  const ExperimentConfig c = parse_experiment(
+      head + "[[optimizer]]\noptimizer = \"ce\"\ntrain_board = \"10x14\"\nfinal = \"mean\"\n"
+             "[[optimizer]]\noptimizer = \"cbmpi\"\noptions = { states = 1000 }\n",
+      "proxy.toml");
+  ASSERT_EQ(c.optimizers.size(), 2u);
+  EXPECT_EQ(c.optimizers[0].train_board.height, 14);
+  EXPECT_TRUE(c.optimizers[0].final_mean);
+  EXPECT_EQ(c.optimizers[1].features, "dt");  // CBMPI's default policy features
+  EXPECT_EQ(to_json(c)["optimizers"][0]["train_board"], "10x14");
+  EXPECT_FALSE(to_json(c)["optimizers"][1].contains("train_board"));
+  auto message = [&](const std::string& entry) {
+    try {
+      parse_experiment(head + "[[optimizer]]\n" + entry, "bad.toml");
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(message("optimizer = \"ce\"\ntrain_board = \"8x14\"\n").find("width"), std::string::npos);
+  EXPECT_NE(message("optimizer = \"ce\"\ntrain_board = \"\"\n").find("empty"), std::string::npos);
+  EXPECT_NE(message("optimizer = \"cbmpi\"\ntrain_board = \"10x14\"\n").find("proxy board"), std::string::npos);
+  EXPECT_NE(message("optimizer = \"ga\"\nfinal = \"mean\"\n").find("search distribution"), std::string::npos);
+  EXPECT_NE(message("optimizer = \"ce\"\nfinal = \"last\"\n").find("final"), std::string::npos);
+  EXPECT_NE(message("optimizer = \"cbmpi\"\noptions = { policy_features = \"bcts\" }\n").find("features"),
+            std::string::npos);
+  EXPECT_NE(message("optimizer = \"cbmpi\"\noptions = { states = 0 }\n").find("states"), std::string::npos);
+  EXPECT_NE(message("optimizer = \"cbmpi\"\noptions = { states = 100000 }\n").find("one iteration"),
+            std::string::npos);
+  EXPECT_EQ(message("optimizer = \"cmaes\"\nfinal = \"mean\"\ntrain_board = \"10x20\"\n"), "no error");
+}
+
 // [rules] names a preset (rule_sets.h choose_rules): lee and guideline fix their board,
 // generator and overflow; research is refined as before.
 TEST(ExperimentConfig, RuleSetPresets) {
