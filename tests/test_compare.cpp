@@ -223,7 +223,7 @@ TEST(ExperimentConfig, ProxyBoardsFinalMeanAndCbmpi) {
   EXPECT_NE(message("optimizer = \"cbmpi\"\noptions = { policy_features = \"bcts\" }\n").find("features"),
             std::string::npos);
   EXPECT_NE(message("optimizer = \"cbmpi\"\noptions = { states = 0 }\n").find("states"), std::string::npos);
-  EXPECT_NE(message("optimizer = \"cbmpi\"\noptions = { states = 100000 }\n").find("one iteration"),
+  EXPECT_NE(message("optimizer = \"cbmpi\"\noptions = { states = 1000000 }\n").find("one iteration"),
             std::string::npos);
   EXPECT_EQ(message("optimizer = \"cmaes\"\nfinal = \"mean\"\ntrain_board = \"10x20\"\n"), "no error");
 }
