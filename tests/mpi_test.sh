@@ -116,6 +116,18 @@ mpi 2 "$bin" compare --resume "$work/k1" --threads 1 >/dev/null 2>"$work/k1.log"
   { fail "resume on 2 ranks failed"; cat "$work/k1.log"; }
 same_folders "$work/c1" "$work/k1" && echo "ok: killed on 1 process, resumed on 2 ranks: same numbers"
 
+# --- learn --learner cbmpi: rank 0 learns, the other ranks serve; the weights are the same.
+cb_opts='{"states": 150, "rollout_length": 3, "cmaes_generations": 4}'
+"$bin" learn --learner cbmpi --board 6x8 --seed 3 --pieces 60000 --cbmpi-options "$cb_opts" \
+  --out "$work/cb1.policy" --threads 1 >/dev/null 2>&1 || fail "cbmpi on one process failed"
+mpi 2 "$bin" learn --learner cbmpi --board 6x8 --seed 3 --pieces 60000 --cbmpi-options "$cb_opts" \
+  --out "$work/cb2.policy" --threads 1 >/dev/null 2>"$work/cb2.log" || { fail "cbmpi on 2 ranks failed"; cat "$work/cb2.log"; }
+if [ -s "$work/cb1.policy" ] && cmp -s "$work/cb1.policy" "$work/cb2.policy"; then
+  echo "ok: cbmpi learns the same weights on 1 process and 2 ranks"
+else
+  fail "cbmpi weights differ between 1 process and 2 ranks"
+fi
+
 # --- no MPI launcher: rank 0 alone, no ranks field, as before.
 grep -q '"ranks"' "$work/one.json" && fail "a single process reports ranks"
 
