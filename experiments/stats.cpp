@@ -283,4 +283,60 @@ CensoredSummary censored_summary(std::span<const double> values, std::span<const
   return r;
 }
 
+namespace {
+
+struct Observation {
+  double time;
+  bool event;
+  bool in_a;
+};
+
+// Both samples in one list sorted by time; throws on a malformed sample.
+std::vector<Observation> pooled_by_time(const TimesToEvent& a, const TimesToEvent& b) {
+  std::vector<Observation> pooled;
+  for (const bool in_a : {true, false}) {  // a flag, not the address: a and b may be one object
+    const TimesToEvent& s = in_a ? a : b;
+    if (s.time.size() != s.event.size())
+      throw std::invalid_argument("log_rank: times and event flags differ in size");
+    for (std::size_t i = 0; i < s.time.size(); ++i) {
+      if (!(s.time[i] >= 0) || !std::isfinite(s.time[i]))
+        throw std::invalid_argument("log_rank: a time is negative or not finite");
+      pooled.push_back({s.time[i], s.event[i] != 0, in_a});
+    }
+  }
+  std::sort(pooled.begin(), pooled.end(), [](const Observation& x, const Observation& y) { return x.time < y.time; });
+  return pooled;
+}
+
+}  // namespace
+
+LogRank log_rank(const TimesToEvent& a, const TimesToEvent& b) {
+  const std::vector<Observation> pooled = pooled_by_time(a, b);
+  LogRank r;
+  double at_risk_a = static_cast<double>(a.time.size()), at_risk_b = static_cast<double>(b.time.size());
+  for (std::size_t i = 0; i < pooled.size();) {
+    double events = 0, events_a = 0, leaving_a = 0, leaving_b = 0;
+    std::size_t j = i;
+    for (; j < pooled.size() && pooled[j].time == pooled[i].time; ++j) {
+      events += pooled[j].event;
+      events_a += pooled[j].event && pooled[j].in_a;
+      (pooled[j].in_a ? leaving_a : leaving_b) += 1;
+    }
+    const double n = at_risk_a + at_risk_b;
+    if (events > 0) {
+      r.events += static_cast<std::int64_t>(events);
+      r.observed_minus_expected += events_a - events * at_risk_a / n;
+      if (n > 1) r.variance += at_risk_a * at_risk_b * events * (n - events) / (n * n * (n - 1));
+    }
+    at_risk_a -= leaving_a;  // censored at t: at risk at t's events, gone after them
+    at_risk_b -= leaving_b;
+    i = j;
+  }
+  if (r.variance > 0) {
+    r.chi2 = r.observed_minus_expected * r.observed_minus_expected / r.variance;
+    r.p = std::erfc(std::sqrt(0.5 * r.chi2));
+  }
+  return r;
+}
+
 }  // namespace tb::opt

@@ -1,7 +1,8 @@
 // Statistics for comparison reports: the Mann-Whitney U test, a bootstrap interval of the mean,
-// Holm's adjustment, the design floor of the U test's p-value, a sample-size estimate and a
-// summary of games stopped at the piece cap.  The mean, its t interval and the median are
-// engine/run/statistics.h's, the same code as the `play` summary.
+// Holm's adjustment, the design floor of the U test's p-value, a sample-size estimate, a
+// summary of games stopped at the piece cap and the log-rank test of times to a target.  The
+// mean, its t interval and the median are engine/run/statistics.h's, the same code as the `play`
+// summary.
 #pragma once
 
 #include <cstdint>
@@ -93,6 +94,34 @@ struct CensoredSummary {
                                 // value, a lower bound)
 };
 CensoredSummary censored_summary(std::span<const double> values, std::span<const std::uint8_t> capped);
+
+// Right-censored times to an event, one per observation: time[i] is when the event was seen
+// (event[i] != 0) or when observation stopped without it (event[i] == 0, censored there).
+struct TimesToEvent {
+  std::vector<double> time;
+  std::vector<std::uint8_t> event;
+};
+
+// Two-sided two-sample log-rank test (Mantel 1966, "Evaluation of survival data and two new rank
+// order statistics arising in its consideration", Cancer Chemother. Rep. 50; Peto & Peto 1972,
+// "Asymptotically efficient rank invariant test procedures", JRSS A 135).  At each distinct event
+// time t with n_a + n_b = n observations at risk (time >= t: one censored at t is still at risk,
+// as in censored_summary) and d of them events, d_a in a: O - E adds d_a - d n_a / n and the
+// hypergeometric variance V adds n_a n_b d (n - d) / (n^2 (n - 1)) (nothing when n = 1).
+// chi2 = (O - E)^2 / V with 1 degree of freedom, p = P(chi2_1 > chi2) = erfc(sqrt(chi2 / 2)).
+// V = 0 (no events at all, an empty sample, or at every event time everyone at risk is from one
+// sample or has the event) makes O - E zero too: the data cannot tell the samples apart, so
+// chi2 = 0 and p = 1.  Identical samples give O - E = 0 exactly, so p = 1.
+// Throws std::invalid_argument when a sample's spans differ in size or a time is negative or not
+// finite.
+struct LogRank {
+  double chi2 = 0;
+  double p = 1;
+  double observed_minus_expected = 0;  // O - E of sample a: > 0 when a's events come sooner
+  double variance = 0;                 // V
+  std::int64_t events = 0;             // in both samples
+};
+LogRank log_rank(const TimesToEvent& a, const TimesToEvent& b);
 
 using tb::mean_ci95;
 using tb::MeanCi;

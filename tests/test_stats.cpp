@@ -1,6 +1,6 @@
 // Report statistics on synthetic data with known answers: the bootstrap interval of the mean,
-// Holm's adjustment, the smallest Mann-Whitney p-value, runs needed, and Kaplan-Meier
-// summaries of games stopped at the piece cap.
+// Holm's adjustment, the smallest Mann-Whitney p-value, runs needed, Kaplan-Meier
+// summaries of games stopped at the piece cap, and the log-rank test.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -323,6 +323,145 @@ TEST(Censored, BadAndEmptyInput) {
   EXPECT_TRUE(std::isnan(s.restricted_mean));
   EXPECT_TRUE(std::isnan(s.median));
   EXPECT_FALSE(s.median_reached);
+}
+
+// ---- log_rank ----
+
+TimesToEvent sample(std::vector<double> time, std::vector<std::uint8_t> event) { return {std::move(time), std::move(event)}; }
+
+double chi2_survival(double x) { return std::erfc(std::sqrt(x / 2)); }
+
+TEST(LogRank, HandComputedExample) {
+  // a: 10, 20, 20, 50+   b: 20, 40, 60+, 60+   (+: censored)
+  //   t = 10: n_a 4, n_b 4, d 1 (a): E_a = 1 * 4/8 = 1/2,  V += 4*4*1*7 / (8^2 * 7) = 1/4
+  //   t = 20: n_a 3, n_b 4, d 3 (2 in a): E_a = 3 * 3/7 = 9/7,  V += 3*4*3*4 / (7^2 * 6) = 24/49
+  //   t = 40: n_a 1 (50+ still at risk), n_b 3, d 1 (b): E_a = 1/4,  V += 1*3*1*3 / (4^2 * 3) = 3/16
+  // O_a - E_a = 3 - (1/2 + 9/7 + 1/4) = 3 - 57/28 = 27/28;  V = (196 + 384 + 147) / 784 = 727/784;
+  // chi2 = (729/784) / (727/784) = 729/727 = 1.0027510...;  p = erfc(sqrt(729/1454)) = 0.316646.
+  const TimesToEvent a = sample({10, 20, 20, 50}, {1, 1, 1, 0}), b = sample({20, 40, 60, 60}, {1, 1, 0, 0});
+  const LogRank r = log_rank(a, b);
+  EXPECT_NEAR(r.observed_minus_expected, 27.0 / 28, 1e-14);
+  EXPECT_NEAR(r.variance, 727.0 / 784, 1e-14);
+  EXPECT_NEAR(r.chi2, 729.0 / 727, 1e-13);
+  EXPECT_NEAR(r.p, 0.3166457531255087, 1e-12);
+  EXPECT_EQ(r.events, 5);
+  // Swapping the samples negates O - E and keeps the test.
+  const LogRank s = log_rank(b, a);
+  EXPECT_NEAR(s.observed_minus_expected, -27.0 / 28, 1e-14);
+  EXPECT_NEAR(s.chi2, r.chi2, 1e-13);
+  EXPECT_NEAR(s.p, r.p, 1e-13);
+}
+
+TEST(LogRank, AgreesWithABruteForceReference) {
+  // The numbers below come from one run of an independent computation in exact fractions (the
+  // at-risk sets recounted from scratch at every event time) with scipy's chi-square survival:
+  //   /usr/bin/python3 -c '
+  //   from fractions import Fraction as F; from scipy.stats import chi2
+  //   def lr(a, b):
+  //     o = v = F(0)
+  //     for t in sorted({x for x, e in a + b if e}):
+  //       n1 = sum(x >= t for x, _ in a); n = n1 + sum(x >= t for x, _ in b)
+  //       d1 = sum(x == t and e for x, e in a); d = d1 + sum(x == t and e for x, e in b)
+  //       o += d1 - F(d * n1, n); v += F(n1 * (n - n1) * d * (n - d), n * n * (n - 1)) if n > 1 else 0
+  //     return repr(float(o)), repr(float(v)), repr(float(o * o / v)), repr(chi2.sf(float(o * o / v), 1))
+  //   print(lr([(10,1),(20,1),(20,1),(50,0)], [(20,1),(40,1),(60,0),(60,0)]))
+  //   print(lr([(1200,1),(1500,1),(1500,1),(2400,1),(3000,0),(2950,0)],
+  //            [(1500,1),(2700,1),(3000,0),(3000,1),(2900,0)]))
+  //   print(lr([(100*k,1) for k in range(1,9)], [(500,1),(900,1)]+[(1000,0)]*6))'
+  // printed (O - E, V, chi2, p; the first is the hand-computed example above):
+  //   ('0.9642857142857143', '0.9272959183673469', '1.0027510316368637', '0.3166457531255087')
+  //   ('0.8593073593073594', '1.520609621258972', '0.4856007271270778', '0.4858963100584439')
+  //   ('4.906257631257631', '1.8767281488183503', '12.82623909031783', '0.000341792082122128')
+  struct Case {
+    TimesToEvent a, b;
+    double o_minus_e, variance, chi2, p;
+  };
+  const std::vector<Case> cases = {
+      {sample({10, 20, 20, 50}, {1, 1, 1, 0}), sample({20, 40, 60, 60}, {1, 1, 0, 0}), 0.9642857142857143,
+       0.9272959183673469, 1.0027510316368637, 0.3166457531255087},
+      // Ties across the samples, and an event and a censoring at the same time (3000) in b.
+      {sample({1200, 1500, 1500, 2400, 3000, 2950}, {1, 1, 1, 1, 0, 0}),
+       sample({1500, 2700, 3000, 3000, 2900}, {1, 1, 0, 1, 0}), 0.8593073593073594, 1.520609621258972,
+       0.4856007271270778, 0.4858963100584439},
+      {sample({100, 200, 300, 400, 500, 600, 700, 800}, std::vector<std::uint8_t>(8, 1)),
+       sample({500, 900, 1000, 1000, 1000, 1000, 1000, 1000}, {1, 1, 0, 0, 0, 0, 0, 0}), 4.906257631257631,
+       1.8767281488183503, 12.82623909031783, 0.000341792082122128}};
+  for (const Case& c : cases) {
+    const LogRank r = log_rank(c.a, c.b);
+    EXPECT_NEAR(r.observed_minus_expected, c.o_minus_e, 1e-12);
+    EXPECT_NEAR(r.variance, c.variance, 1e-12);
+    EXPECT_NEAR(r.chi2, c.chi2, 1e-11);
+    EXPECT_NEAR(r.p, c.p, 1e-12 + 1e-9 * c.p);
+  }
+}
+
+TEST(LogRank, NoEventsAtAllIsPOne) {
+  // Every run failed the target: censored at the pieces each spent, nothing to compare.
+  const LogRank r = log_rank(sample({300, 300}, {0, 0}), sample({200, 400, 500}, {0, 0, 0}));
+  EXPECT_EQ(r.events, 0);
+  EXPECT_EQ(r.variance, 0);
+  EXPECT_EQ(r.chi2, 0);
+  EXPECT_EQ(r.p, 1);
+  const LogRank empty = log_rank(sample({}, {}), sample({}, {}));
+  EXPECT_EQ(empty.p, 1);
+  // An empty sample against events: no one from it is ever at risk.
+  EXPECT_EQ(log_rank(sample({}, {}), sample({5, 6}, {1, 1})).p, 1);
+}
+
+TEST(LogRank, IdenticalSamplesArePOne) {
+  const TimesToEvent a = sample({1200, 1500, 1500, 2400, 3000, 2950}, {1, 1, 1, 1, 0, 0});
+  const TimesToEvent copy = a;
+  for (const LogRank& r : {log_rank(a, copy), log_rank(a, a)}) {  // also one object passed twice
+    EXPECT_EQ(r.observed_minus_expected, 0);  // at each time d_a = d / 2 and n_a = n / 2 exactly
+    EXPECT_GT(r.variance, 0);
+    EXPECT_EQ(r.chi2, 0);
+    EXPECT_EQ(r.p, 1);
+  }
+}
+
+TEST(LogRank, OneRunEach) {
+  // 10 against 20: at t = 10, n = 2, E_a = 1/2, V = 1*1*1*1 / (4 * 1) = 1/4; at t = 20 only b is
+  // at risk (n = 1: no variance).  chi2 = (1/2)^2 / (1/4) = 1, p = erfc(sqrt(1/2)) = 0.3173.
+  const LogRank r = log_rank(sample({10}, {1}), sample({20}, {1}));
+  EXPECT_DOUBLE_EQ(r.chi2, 1);
+  EXPECT_DOUBLE_EQ(r.p, chi2_survival(1));
+  EXPECT_NEAR(r.p, 0.31731, 1e-5);
+  // b censored at 20 instead: the same, since only the event at 10 has both samples at risk.
+  EXPECT_DOUBLE_EQ(log_rank(sample({10}, {1}), sample({20}, {0})).chi2, 1);
+  // One run each is the most a single pair can show: p never drops below 0.3173.
+}
+
+TEST(LogRank, ZeroVarianceIsPOne) {
+  // Each event time has everyone at risk from one sample (a censored at 5 leaves before b's
+  // events), or everyone at risk has the event (both at 7): V = 0, and O - E = 0 with it.
+  EXPECT_EQ(log_rank(sample({5}, {0}), sample({10, 12}, {1, 1})).p, 1);
+  const LogRank both = log_rank(sample({7}, {1}), sample({7}, {1}));
+  EXPECT_EQ(both.events, 2);
+  EXPECT_EQ(both.variance, 0);
+  EXPECT_EQ(both.observed_minus_expected, 0);
+  EXPECT_EQ(both.chi2, 0);
+  EXPECT_EQ(both.p, 1);
+}
+
+TEST(LogRank, FarApartSamplesGiveASmallP) {
+  // 10 runs all reaching early against 10 that never reach it: the p of a clear difference.
+  std::vector<double> early, late;
+  for (int i = 0; i < 10; ++i) {
+    early.push_back(100 + i);
+    late.push_back(5000);
+  }
+  const LogRank r =
+      log_rank(sample(early, std::vector<std::uint8_t>(10, 1)), sample(late, std::vector<std::uint8_t>(10, 0)));
+  EXPECT_GT(r.observed_minus_expected, 0);
+  EXPECT_LT(r.p, 1e-3);
+  EXPECT_DOUBLE_EQ(r.p, chi2_survival(r.chi2));
+}
+
+TEST(LogRank, BadInput) {
+  EXPECT_THROW(log_rank(sample({1, 2}, {1}), sample({}, {})), std::invalid_argument);
+  EXPECT_THROW(log_rank(sample({}, {}), sample({-1}, {1})), std::invalid_argument);
+  EXPECT_THROW(log_rank(sample({NAN}, {1}), sample({}, {})), std::invalid_argument);
+  EXPECT_THROW(log_rank(sample({INFINITY}, {0}), sample({}, {})), std::invalid_argument);
 }
 
 }  // namespace
