@@ -65,39 +65,57 @@ Json held_out(const std::vector<const Json*>& runs, const std::string& board, st
           {"per_run", per_run}};
 }
 
-// Pieces simulated until a progress evaluation first reached `target`, per run, for every
-// target; null targets when no run recorded progress (external entries).
-Json target_table(const std::vector<const Json*>& runs, const std::vector<double>& targets) {
-  const bool recorded = std::any_of(runs.begin(), runs.end(), [](const Json* r) {
+bool recorded_progress(const std::vector<const Json*>& runs) {
+  return std::any_of(runs.begin(), runs.end(), [](const Json* r) {
     return std::any_of((*r)["records"].begin(), (*r)["records"].end(),
                        [](const Json& rec) { return rec.contains("progress"); });
   });
-  Json out = Json::array();
-  for (double target : targets) {
-    if (!recorded) {
-      out.push_back({{"target", target}, {"runs", runs.size()}, {"successes", nullptr}});
-      continue;
-    }
-    std::vector<double> hits;
-    double spent = 0;
-    for (const Json* r : runs) {
-      bool hit = false;
-      for (const Json& rec : (*r)["records"])
-        if (rec.contains("progress") && rec["progress"]["mean_lines"].get<double>() >= target) {
-          hits.push_back(rec["pieces"].get<double>());
-          spent += rec["pieces"].get<double>();
-          hit = true;
-          break;
-        }
-      if (!hit) spent += (*r)["pieces"].get<double>();
-    }
-    // aRT (Hansen et al., COCO): all pieces spent by all runs, per success.
-    out.push_back({{"target", target},
-                   {"successes", hits.size()},
-                   {"runs", runs.size()},
-                   {"median_pieces", nullable(median(hits))},
-                   {"aRT", hits.empty() ? Json(nullptr) : Json(spent / static_cast<double>(hits.size()))}});
+}
+
+// Each run's training pieces to `target`: the pieces at its first record whose progress mean
+// reached it (an event), else all the pieces it simulated (censored at the budget it spent).
+TimesToEvent pieces_to_target(const std::vector<const Json*>& runs, double target) {
+  TimesToEvent out;
+  for (const Json* r : runs) {
+    const auto& records = (*r)["records"];
+    const auto hit = std::find_if(records.begin(), records.end(), [&](const Json& rec) {
+      return rec.contains("progress") && rec["progress"]["mean_lines"].get<double>() >= target;
+    });
+    out.time.push_back((hit != records.end() ? *hit : *r)["pieces"].get<double>());
+    out.event.push_back(hit != records.end());
   }
+  return out;
+}
+
+// One row of an entry's target table.  aRT (Hansen et al., COCO): all pieces spent by all runs
+// (to their success, or their whole run), per success.
+Json target_row(double target, const TimesToEvent& t) {
+  std::vector<double> hits;
+  double spent = 0;
+  for (std::size_t i = 0; i < t.time.size(); ++i) {
+    if (t.event[i]) hits.push_back(t.time[i]);
+    spent += t.time[i];
+  }
+  return {{"target", target},
+          {"successes", hits.size()},
+          {"runs", t.time.size()},
+          {"median_pieces", nullable(median(hits))},
+          {"aRT", hits.empty() ? Json(nullptr) : Json(spent / static_cast<double>(hits.size()))}};
+}
+
+// Per target, the runs' pieces to reach it; empty when no run recorded progress (external entries).
+std::vector<TimesToEvent> times_to_targets(const std::vector<const Json*>& runs, const std::vector<double>& targets) {
+  std::vector<TimesToEvent> out;
+  if (recorded_progress(runs))
+    for (double target : targets) out.push_back(pieces_to_target(runs, target));
+  return out;
+}
+
+Json target_table(const std::vector<TimesToEvent>& times, const std::vector<double>& targets, std::size_t runs) {
+  Json out = Json::array();
+  for (std::size_t t = 0; t < targets.size(); ++t)
+    out.push_back(times.empty() ? Json{{"target", targets[t]}, {"runs", runs}, {"successes", nullptr}}
+                                : target_row(targets[t], times[t]));
   return out;
 }
 
@@ -157,6 +175,70 @@ Json comparisons(Json& optimizers, const std::vector<std::vector<double>>& run_m
           {"largest_min_p", others.empty() ? Json(nullptr) : Json(design_min_p)}};
 }
 
+constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+
+// The entry that looks fastest to target t: the most successes, ties broken by the smallest aRT,
+// then by config order; kNone when no entry reached the target.
+std::size_t target_leader(const Json& optimizers, std::size_t t) {
+  std::size_t leader = kNone;
+  for (std::size_t i = 0; i < optimizers.size(); ++i) {
+    const Json& row = optimizers[i]["targets"][t];
+    if (row["successes"].is_null() || row["successes"].get<std::int64_t>() == 0) continue;
+    if (leader == kNone) {
+      leader = i;
+      continue;
+    }
+    const Json& best = optimizers[leader]["targets"][t];
+    const auto successes = row["successes"].get<std::int64_t>(), best_successes = best["successes"].get<std::int64_t>();
+    if (successes > best_successes ||
+        (successes == best_successes && row["aRT"].get<double>() < best["aRT"].get<double>()))
+      leader = i;
+  }
+  return leader;
+}
+
+// Target t's comparisons: every other entry with progress records against the leader, by the
+// log-rank test of the runs' pieces to the target (failures censored at their pieces), the p
+// values Holm-adjusted together; "fastest" is named only if every other entry is significantly
+// slower.  Writes each entry's `vs_fastest` (null for the leader and the entries not compared).
+Json compare_on_target(Json& optimizers, const std::vector<std::vector<TimesToEvent>>& times, std::size_t t) {
+  constexpr double kAlpha = 0.05;
+  for (Json& o : optimizers) o["targets"][t]["vs_fastest"] = nullptr;
+  const std::size_t leader = target_leader(optimizers, t);
+  std::vector<std::size_t> others;
+  std::vector<LogRank> tests;
+  std::vector<double> p;
+  for (std::size_t i = 0; leader != kNone && i < optimizers.size(); ++i)
+    if (i != leader && !times[i].empty()) {
+      others.push_back(i);
+      tests.push_back(log_rank(times[i][t], times[leader][t]));
+      p.push_back(tests.back().p);
+    }
+  const std::vector<double> adjusted = holm_adjust(p);
+  const Json label = leader == kNone ? Json(nullptr) : optimizers[leader]["label"];
+  bool separated = !others.empty();
+  for (std::size_t k = 0; k < others.size(); ++k) {
+    const bool significant = adjusted[k] < kAlpha;
+    // The test is two-sided: an entry significantly sooner than the leader (O - E > 0, possible
+    // when it has fewer successes or a larger aRT but earlier ones) leaves no entry fastest.
+    separated = separated && significant && tests[k].observed_minus_expected < 0;
+    optimizers[others[k]]["targets"][t]["vs_fastest"] = {{"against", label},
+                                                         {"chi2", tests[k].chi2},
+                                                         {"p", tests[k].p},
+                                                         {"p_holm", adjusted[k]},
+                                                         {"significant", significant},
+                                                         {"observed_minus_expected", tests[k].observed_minus_expected}};
+  }
+  return {{"target", optimizers[0]["targets"][t]["target"]},
+          {"alpha", kAlpha},
+          {"adjustment", "holm"},
+          {"test", "two-sided log-rank of the runs' pieces to the target, failures censored at their pieces, "
+                   "against the leader"},
+          {"comparisons", others.size()},
+          {"leader", label},
+          {"fastest", separated ? label : Json(nullptr)}};
+}
+
 }  // namespace
 
 std::string significance_warning(const ExperimentConfig& c) {
@@ -178,6 +260,7 @@ Json build_report(const ExperimentConfig& c, const std::vector<Json>& runs, cons
   const std::string board = size_name(c.rules.geometry);
   Json optimizers = Json::array();
   std::vector<std::vector<double>> run_means;
+  std::vector<std::vector<TimesToEvent>> times;  // (entry, target); empty for no progress records
   for (std::size_t e = 0; e < c.optimizers.size(); ++e) {
     const OptimizerSpec& spec = c.optimizers[e];
     std::vector<const Json*> mine;
@@ -197,6 +280,7 @@ Json build_report(const ExperimentConfig& c, const std::vector<Json>& runs, cons
       best_training.push_back((*r)["best_training"]);
     }
     run_means.push_back(boards[board]["run_means"].get<std::vector<double>>());
+    times.push_back(times_to_targets(mine, c.targets));
     optimizers.push_back({{"label", spec.label},
                           {"optimizer", spec.optimizer},
                           {"features", spec.features},
@@ -208,15 +292,18 @@ Json build_report(const ExperimentConfig& c, const std::vector<Json>& runs, cons
                           {"seconds", {{"mean", mean_ci95(seconds).mean}, {"per_run", seconds}}},
                           {"best_training", best_training},
                           {"stop_reasons", stops},
-                          {"targets", target_table(mine, c.targets)}});
+                          {"targets", target_table(times.back(), c.targets, mine.size())}});
   }
   const Json verdict = comparisons(optimizers, run_means);
+  Json target_verdicts = Json::array();
+  for (std::size_t t = 0; t < c.targets.size(); ++t) target_verdicts.push_back(compare_on_target(optimizers, times, t));
   return {{"schema", "tetrisbench.compare"},
           {"schema_version", 2},
           {"experiment", to_json(c)},
           {"metadata", metadata},
           {"comparison", verdict},
           {"best", verdict["best"]},
+          {"target_comparisons", target_verdicts},
           {"optimizers", optimizers}};
 }
 

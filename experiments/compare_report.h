@@ -1,6 +1,7 @@
 // report.json of a comparison: per optimizer, held-out results across runs and games with
 // bootstrap intervals and censoring, budgets, runtime to targets on the progress games (COCO
-// style), and Holm-adjusted Mann-Whitney U tests against the highest mean.
+// style) with Holm-adjusted log-rank tests against each target's leader, and Holm-adjusted
+// Mann-Whitney U tests against the highest mean.
 // scripts/report.py turns it into report.md and the plots.  Schema: docs/experiments.md.
 #pragma once
 

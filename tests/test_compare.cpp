@@ -1,5 +1,5 @@
 // The comparison driver: config errors, resume after a crash reaching the uninterrupted
-// result, the report's held-out objects, and the Mann-Whitney U test.
+// result, the report's held-out objects and target comparisons, and the Mann-Whitney U test.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -420,6 +420,118 @@ TEST(CompareReport, HeldOutObjectsAndTargets) {
     EXPECT_GT(marks, 10);  // fewer than 100: a generation here can span several marks
   }
   fs::remove_all(dir);
+}
+
+// A result.json reduced to what build_report reads: a progress record every 100 pieces whose mean
+// is 10 lines from `reached_at` on (0: never; below 0: no progress records, an external entry).
+json synthetic_run(const ExperimentConfig& c, const std::string& label, double reached_at, double pieces) {
+  json held = json::object();
+  for (const Geometry& g : c.heldout_boards)
+    held[size_name(g)] = {{"games", 2}, {"mean_lines", 5.0}, {"capped_games", 0}, {"lines", {4.0, 6.0}},
+                          {"capped", json::array()}};
+  json records = json::array();
+  for (double p = 100; p <= pieces; p += 100) {
+    json rec = {{"pieces", p}};
+    if (reached_at >= 0) rec["progress"] = {{"mean_lines", reached_at > 0 && p >= reached_at ? 10.0 : 0.0}};
+    records.push_back(rec);
+  }
+  return {{"label", label},   {"pieces", pieces},          {"games", 10},          {"seconds", 1.0},
+          {"records", records}, {"stop_reasons", {"Budget"}}, {"best_training", 1.0}, {"held_out", held}};
+}
+
+// The tiny config with three entries a, b, c and targets 5 (reached at the progress mean of 10)
+// and 50 (never reached); build_report reads only the labels, boards and targets.
+ExperimentConfig three_entries() {
+  ExperimentConfig c = parse_experiment(kTiny, "tiny.toml");
+  const OptimizerSpec first = c.optimizers[0];
+  c.optimizers.assign(3, first);
+  c.optimizers[0].label = "a";
+  c.optimizers[1].label = "b";
+  c.optimizers[2].label = "c";
+  c.targets = {5, 50};
+  return c;
+}
+
+// Entry k's runs, one per value of `reach[k]`: the pieces at which the run reaches the target (0:
+// never; -1: no progress records), each run 3000 pieces long.
+json report_of(const ExperimentConfig& c, const std::vector<std::vector<double>>& reach) {
+  std::vector<json> runs;
+  for (std::size_t k = 0; k < reach.size(); ++k)
+    for (double r : reach[k]) runs.push_back(synthetic_run(c, c.optimizers[k].label, r, 3000));
+  return build_report(c, runs, json::object());
+}
+
+TEST(CompareReport, TargetsNameTheFastestOnlyWhenTheLogRankTestSeparatesIt) {
+  const ExperimentConfig c = three_entries();
+  // a reaches 5 lines at 100..800 pieces in all 8 runs; b in 2 of 8, late; c records no progress.
+  const json r = report_of(c, {{100, 200, 300, 400, 500, 600, 700, 800}, {2000, 2500, 0, 0, 0, 0, 0, 0},
+                               {-1, -1, -1, -1, -1, -1, -1, -1}});
+  const json& five = r["target_comparisons"][0];
+  EXPECT_EQ(five["leader"], "a");
+  EXPECT_EQ(five["fastest"], "a");
+  EXPECT_EQ(five["comparisons"].get<int>(), 1);  // c has no progress records: not compared
+  const json& a = r["optimizers"][0]["targets"][0];
+  const json& b = r["optimizers"][1]["targets"][0];
+  EXPECT_TRUE(a["vs_fastest"].is_null());
+  EXPECT_TRUE(r["optimizers"][2]["targets"][0]["vs_fastest"].is_null());
+  EXPECT_TRUE(r["optimizers"][2]["targets"][0]["successes"].is_null());
+  EXPECT_EQ(b["vs_fastest"]["against"], "a");
+  EXPECT_TRUE(b["vs_fastest"]["significant"].get<bool>());
+  EXPECT_LT(b["vs_fastest"]["observed_minus_expected"].get<double>(), 0);
+  // One comparison: Holm leaves p as it is; the same numbers as log_rank on the runs' times, the
+  // failures censored at their 3000 pieces.
+  const LogRank lr = log_rank({{2000, 2500, 3000, 3000, 3000, 3000, 3000, 3000}, {1, 1, 0, 0, 0, 0, 0, 0}},
+                              {{100, 200, 300, 400, 500, 600, 700, 800}, std::vector<std::uint8_t>(8, 1)});
+  EXPECT_EQ(b["vs_fastest"]["p"].get<double>(), lr.p);
+  EXPECT_EQ(b["vs_fastest"]["p_holm"].get<double>(), lr.p);
+  EXPECT_EQ(b["vs_fastest"]["chi2"].get<double>(), lr.chi2);
+  // aRT: all pieces of all runs, to their success or their end, per success.
+  EXPECT_DOUBLE_EQ(b["aRT"].get<double>(), (2000 + 2500 + 6 * 3000) / 2.0);
+
+  // Nobody reaches 50 lines: no leader, nothing tested, no fastest.
+  const json& fifty = r["target_comparisons"][1];
+  EXPECT_TRUE(fifty["leader"].is_null());
+  EXPECT_TRUE(fifty["fastest"].is_null());
+  EXPECT_EQ(fifty["comparisons"].get<int>(), 0);
+  for (const json& o : r["optimizers"]) EXPECT_TRUE(o["targets"][1]["vs_fastest"].is_null());
+}
+
+TEST(CompareReport, TargetLeaderTiesAndNoSignificantDifference) {
+  const ExperimentConfig c = three_entries();
+  // Equal successes (1 of 2 each): b's smaller aRT makes it the leader; two runs cannot separate
+  // anything, so both comparisons are reported and no entry is named fastest.
+  const json r = report_of(c, {{900, 0}, {800, 0}, {1000, 0}});
+  const json& five = r["target_comparisons"][0];
+  EXPECT_EQ(five["leader"], "b");
+  EXPECT_TRUE(five["fastest"].is_null());
+  EXPECT_EQ(five["comparisons"].get<int>(), 2);
+  EXPECT_TRUE(r["optimizers"][1]["targets"][0]["vs_fastest"].is_null());
+  for (int k : {0, 2}) {
+    const json& v = r["optimizers"][k]["targets"][0]["vs_fastest"];
+    EXPECT_FALSE(v["significant"].get<bool>());
+    EXPECT_GE(v["p_holm"].get<double>(), v["p"].get<double>());
+  }
+  // Equal successes and equal aRT: the first entry in config order leads.
+  EXPECT_EQ(report_of(c, {{800, 0}, {800, 0}, {0, 0}})["target_comparisons"][0]["leader"], "a");
+}
+
+TEST(CompareReport, AnEntrySignificantlySoonerThanTheLeaderLeavesNoFastest) {
+  const ExperimentConfig c = three_entries();
+  // a: 8 successes, late (1000..1700 pieces); b: 7 successes, all earlier (100..700), and one run
+  // that stopped at 800 pieces without reaching the target (censored there).  a leads on
+  // successes, but b's runs reach the target significantly sooner.
+  std::vector<json> runs;
+  for (int k = 0; k < 8; ++k) runs.push_back(synthetic_run(c, "a", 1000 + 100 * k, 3000));
+  for (int k = 0; k < 7; ++k) runs.push_back(synthetic_run(c, "b", 100 + 100 * k, 3000));
+  runs.push_back(synthetic_run(c, "b", 0, 800));
+  runs.push_back(synthetic_run(c, "c", -1, 3000));
+  const json r = build_report(c, runs, json::object());
+  const json& five = r["target_comparisons"][0];
+  EXPECT_EQ(five["leader"], "a");
+  const json& b = r["optimizers"][1]["targets"][0]["vs_fastest"];
+  EXPECT_TRUE(b["significant"].get<bool>());
+  EXPECT_GT(b["observed_minus_expected"].get<double>(), 0);
+  EXPECT_TRUE(five["fastest"].is_null());
 }
 
 TEST(Stats, MannWhitneyExactSmallSamples) {
