@@ -320,11 +320,15 @@ def censoring(report, board, cap):
             "| optimizer | capped games | restricted mean lines | median lines |", "|---|---|---|---|"] + rows
 
 
+LOG_RANK_SOURCE = "Mantel 1966; Peto & Peto 1972"
+
+
 def targets_section(report):
     exp = report["experiment"]
     if not exp["heldout"]["targets"]:
         return []
     prog = exp["progress"]
+    tested = "target_comparisons" in report  # reports made before the log-rank test have none
     md = ["", "## Budget to reach a target (progress games, COCO style)", "",
           f"Progress is measured the same way for every entry: after the first generation (black-box) or "
           f"period (TD) that ends at or past each 1% of the budget, the weights the run would return at that "
@@ -333,17 +337,73 @@ def targets_section(report):
           f"for a TD learner its current weights, without exploration.  Pieces are counted at the record, so "
           f"a target is placed up to 1% of the budget late.  `median pieces` is over the successful runs only "
           f"(one success: that run); aRT = all training pieces of all runs / successes.  External entries "
-          f"record no progress.", "",
-          "| optimizer | target | successes | median pieces | aRT |", "|---|---|---|---|---|"]
+          f"record no progress." + (tested_text() if tested else ""), ""]
+    if tested:
+        md += ["| optimizer | target | successes | median pieces | aRT | log-rank p | Holm p |",
+               "|---|---|---|---|---|---|---|"]
+    else:
+        md += ["| optimizer | target | successes | median pieces | aRT |", "|---|---|---|---|---|"]
     for o in report["optimizers"]:
-        for t in o["targets"]:
+        for i, t in enumerate(o["targets"]):
             if t["successes"] is None:
-                md.append(f"| {o['label']} | {fmt(t['target'], 0)} | not recorded | n/a | n/a |")
-                continue
-            one = " (1 run)" if t["successes"] == 1 else ""
-            md.append(f"| {o['label']} | {fmt(t['target'], 0)} | {t['successes']}/{t['runs']} "
-                      f"| {fmt(t['median_pieces'], 0)}{one} | {fmt(t['aRT'], 0)} |")
+                row = f"| {o['label']} | {fmt(t['target'], 0)} | not recorded | n/a | n/a |"
+            else:
+                one = " (1 run)" if t["successes"] == 1 else ""
+                row = (f"| {o['label']} | {fmt(t['target'], 0)} | {t['successes']}/{t['runs']} "
+                       f"| {fmt(t['median_pieces'], 0)}{one} | {fmt(t['aRT'], 0)} |")
+            md.append(row + (vs_fastest_cells(o["label"], t, report["target_comparisons"][i]) if tested else ""))
+    if tested:
+        md += [""] + [target_verdict(i, report) for i in range(len(report["target_comparisons"]))]
     return md
+
+
+def tested_text():
+    """What the log-rank columns are (reports made since the test was added)."""
+    return ("  `log-rank p` compares the entry's runs with the leader's (the most successes, then the smallest "
+            "aRT): the training pieces each run took to reach the target, a run that never did counted as "
+            f"censored at the pieces it spent; two-sided log-rank test ({LOG_RANK_SOURCE}).  `Holm p` adjusts "
+            "it over the target's comparisons (the entries with progress records, less the leader).")
+
+
+def vs_fastest_cells(label, t, comparison):
+    """The log-rank p and its Holm adjustment against the target's leader: `leader` on its own row,
+    n/a where nothing was compared."""
+    v = t["vs_fastest"]
+    if v is None:
+        return " leader | - |" if label == comparison["leader"] else " n/a | n/a |"
+    return f" {fmt_p(v['p'])} | {fmt_p(v['p_holm'])} |"
+
+
+def reach(labels):
+    return "reaches" if len(labels) == 1 else "reach"
+
+
+def target_verdict(i, report):
+    """One line for target i: the fastest entry, or why none is named."""
+    v = report["target_comparisons"][i]
+    name, leader, m = fmt(v["target"], 0), v["leader"], v["comparisons"]
+    if leader is None:
+        return f"- Target {name}: no entry reached it, so none is named fastest."
+    if m == 0:
+        return f"- Target {name}: {leader} is the only entry with progress records: nothing to compare."
+    test = f"log-rank test, {LOG_RANK_SOURCE}; Holm's adjustment over {m} comparison(s)"
+    if v["fastest"] is not None:
+        return (f"- Target {name}: **fastest: {leader}**; every other entry's runs reach it later, Holm-adjusted "
+                f"p < {v['alpha']:g} ({test}).")
+    rows = [(o["label"], o["targets"][i]["vs_fastest"]) for o in report["optimizers"]
+            if o["targets"][i]["vs_fastest"] is not None]
+    close = [label for label, s in rows if not s["significant"]]
+    sooner = [label for label, s in rows if s["significant"] and s["observed_minus_expected"] > 0]
+    later = [label for label, s in rows if s["significant"] and s["observed_minus_expected"] < 0]
+    parts = []
+    if close:
+        parts.append(f"**no significant difference** between the leader {leader} and {', '.join(close)}")
+    if later:
+        parts.append(f"{', '.join(later)} {reach(later)} it significantly later than {leader}")
+    if sooner:
+        parts.append(f"{', '.join(sooner)} {reach(sooner)} it significantly sooner than {leader}, with fewer "
+                     f"successes or a larger aRT")
+    return f"- Target {name}: {'; '.join(parts)} ({test}), so no entry is named fastest."
 
 
 def main():

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `tetrisbench compare` end to end: a tiny comparison writes every file of its results folder
-# (report.md and plots included); a run killed with SIGKILL mid-way and resumed gives the same
-# report numbers as an uninterrupted one; an existing folder is never overwritten; a tiny
-# comparison under the lee rule set.
+# (report.md and plots included); its held-out and per-target verdicts read right; a run killed
+# with SIGKILL mid-way and resumed gives the same report numbers as an uninterrupted one; an
+# existing folder is never overwritten; a tiny comparison under the lee rule set.
 # Usage: compare_test.sh PATH/TO/tetrisbench PATH/TO/tiny-compare.toml [LABEL-TO-KILL-IN [BOARD]]
 set -u
 bin=$1 config=$2 victim=${3:-pso-article1} board=${4:-6x8}
@@ -62,6 +62,43 @@ if [ "$others" -ge 2 ]; then
   verdict 1 0 | grep -q 'No significant difference.* is separated from ' ||
     fail "a partly significant verdict does not name both groups"
 fi
+# The targets' log-rank verdicts, one line per target, from a copy of report.json edited by hand:
+# a named fastest, a target no entry reached, and (as computed) no significant difference.
+target_verdicts() {  # CASE: fastest, unreached or as-is
+  rm -rf "$work/targets" && mkdir "$work/targets" && cp "$work/whole/report.json" "$work/targets/"
+  /usr/bin/python3 - "$work/targets/report.json" "$1" <<'PY'
+import json, sys
+path, case = sys.argv[1], sys.argv[2]
+r = json.load(open(path))
+v = r["target_comparisons"][0]
+if case == "fastest":
+    v["leader"] = v["fastest"] = v["leader"] or r["optimizers"][0]["label"]
+    v["comparisons"] = max(1, v["comparisons"])
+elif case == "unreached":
+    v["leader"], v["comparisons"] = None, 0
+    for o in r["optimizers"]:
+        o["targets"][0]["vs_fastest"] = None
+json.dump(r, open(path, "w"))
+PY
+  /usr/bin/python3 "$(dirname "$0")/../scripts/report.py" "$work/targets" && cat "$work/targets/report.md"
+}
+grep -q '| log-rank p | Holm p |$' "$work/whole/report.md" || fail "report.md has no log-rank columns"
+grep -q 'two-sided log-rank test (Mantel 1966; Peto & Peto 1972)' "$work/whole/report.md" ||
+  fail "report.md does not name the log-rank test with its source"
+[ "$(grep -c '^- Target [0-9,]*: ' "$work/whole/report.md")" -eq 2 ] ||
+  fail "report.md does not give one verdict per target"
+target_verdicts fastest | grep -q '^- Target 5: \*\*fastest: ' || fail "a separated target does not name the fastest"
+target_verdicts unreached | grep -q '^- Target 5: no entry reached it' || fail "an unreached target is not said so"
+/usr/bin/python3 - "$work/whole/report.json" <<'PY' || fail "report.json's target comparisons are malformed"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert len(r["target_comparisons"]) == len(r["experiment"]["heldout"]["targets"])
+for i, v in enumerate(r["target_comparisons"]):
+    compared = [o["targets"][i]["vs_fastest"] for o in r["optimizers"] if o["targets"][i]["vs_fastest"]]
+    assert len(compared) == v["comparisons"], v
+    for c in compared:
+        assert c["against"] == v["leader"] and 0 <= c["p"] <= c["p_holm"] <= 1 and c["chi2"] >= 0, c
+PY
 # Progress games on one schedule for every entry: a TD learner evaluates at every record (each 1%
 # of the budget), a black-box optimizer at the first generation past each 1% mark.
 /usr/bin/python3 - "$work/whole" <<'PY' || fail "progress evaluations missing from the runs"
