@@ -153,6 +153,10 @@ cbmpi::Cbmpi train_cbmpi(const LearnOptions& o, const cbmpi::CbmpiConfig& config
                  "mean value target %.3f\n", static_cast<long long>(it.iteration), static_cast<long long>(learner.pieces()),
                  100.0 * static_cast<double>(learner.pieces()) / static_cast<double>(o.pieces), it.loss_before,
                  it.loss_after, it.mean_value_target);
+    if (it.selection_lines >= 0)
+      std::fprintf(stderr, "cbmpi iteration %lld: selection games %.1f lines (iteration %lld is selected)\n",
+                   static_cast<long long>(it.iteration), it.selection_lines,
+                   static_cast<long long>(learner.selected_iteration()));
   }
   return learner;
 }

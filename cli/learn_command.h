@@ -1,5 +1,5 @@
 // `tetrisbench learn`: trains a value function by TD learning from self-play (docs/td.md), or a
-// policy by CBMPI (experiments/cbmpi.h), writes it as a weights file that `tetrisbench play
+// policy by CBMPI (experiments/cbmpi/cbmpi.h), writes it as a weights file that `tetrisbench play
 // --policy FILE` plays, and reports its held-out games.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The CBMPI learner (experiments/cbmpi.h): the classification loss on a hand-computed table,
+// The CBMPI learner (experiments/cbmpi/cbmpi.h): the classification loss on a hand-computed table,
 // the action table against the engine's own choices, independence of the thread count, exact
 // resume from a checkpoint, the piece bound of an iteration, and option and checkpoint errors.
 #include <gtest/gtest.h>
@@ -7,6 +7,7 @@
 #include "cbmpi_classifier.h"
 #include "kernel_variants.h"
 #include "parallel_play.h"
+#include "rng.h"
 #include "state_sample.h"
 
 namespace tb::cbmpi {
@@ -123,16 +124,60 @@ TEST(Cbmpi, ResumesExactly) {
   EXPECT_EQ(resumed.pieces(), straight.pieces());
 }
 
+// With selection, policy() is the iterate whose selection games scored highest (the earliest of
+// equals), the iteration goes on from the last one, and a checkpoint keeps the selected iterate.
+TEST(Cbmpi, SelectionReturnsTheBestIterate) {
+  const FeatureKernel kernel = best_kernel().kernel;
+  const CbmpiConfig config = make_cbmpi_config({{"states", 20}, {"rollout_length", 5}, {"cmaes_generations", 8},
+                                                {"select_games", 3}, {"select_max_pieces", 500}},
+                                               research(6, 8), 7);
+  Cbmpi l(config, kernel);
+  double best = -1;
+  std::vector<double> best_w;
+  std::int64_t best_k = 0;
+  for (int k = 0; k < 4; ++k) {
+    const Iteration it = l.iterate(2);
+    ASSERT_GE(it.selection_lines, 0);
+    if (it.selection_lines > best) {
+      best = it.selection_lines;
+      best_w = l.policy_weights();
+      best_k = k + 1;
+    }
+  }
+  EXPECT_EQ(l.selected_iteration(), best_k);
+  EXPECT_EQ(l.policy().weights, best_w);
+  // The selection games, replayed here: the selected weights' mean is the best one recorded.
+  GameConfig game;
+  game.rules = config.rules;
+  game.seed = stream_key(config.seed ^ kSelectStream, 0);
+  game.max_pieces = 500;
+  double lines = 0;
+  for (const GameResult& g : play_games(l.policy(), game, 3, 1, kernel, nullptr)) lines += static_cast<double>(g.lines);
+  EXPECT_EQ(lines / 3, best);
+  Cbmpi resumed(config, kernel);
+  resumed.restore(Json::parse(l.to_json().dump()));
+  EXPECT_EQ(resumed.policy().weights, best_w);
+  EXPECT_EQ(resumed.to_json(), l.to_json());
+  // Without selection the last iterate is returned.
+  Cbmpi last(small(), kernel);
+  last.iterate(1);
+  EXPECT_EQ(last.policy().weights, last.policy_weights());
+  EXPECT_EQ(last.selected_iteration(), 0);
+}
+
 // Each iteration stays within its bound, so a driver that starts an iteration only when the
 // bound fits never passes its budget.
 TEST(Cbmpi, IterationsStayWithinTheirBound) {
   for (const std::int64_t every : {1, 3}) {
+    const std::int64_t select = every == 3 ? 2 : 0;  // selection games on the second pass
     Cbmpi l(make_cbmpi_config({{"states", 30}, {"rollout_length", 4}, {"rollouts_per_action", 2},
-                               {"sample_every", every}, {"cmaes_generations", 4}},
+                               {"sample_every", every}, {"cmaes_generations", 4}, {"select_games", select},
+                               {"select_max_pieces", 400}},
                               research(6, 8), 3),
             best_kernel().kernel);
-    // 30 x every sampled pieces + 30 states x 18 placements (T, J, L on 6 columns: 4 + 5 + 4 + 5) x 2 x 5.
-    EXPECT_EQ(l.iteration_bound(), 30 * every + 30 * 18 * 2 * 5);
+    // 30 x every sampled pieces + 30 states x 18 placements (T, J, L on 6 columns: 4 + 5 + 4 + 5)
+    // x 2 x 5 + the selection games' caps.
+    EXPECT_EQ(l.iteration_bound(), 30 * every + 30 * 18 * 2 * 5 + select * 400);
     const std::int64_t budget = 3 * l.iteration_bound() / 2;
     while (l.pieces() + l.iteration_bound() <= budget) {
       const std::int64_t before = l.pieces();

@@ -1,4 +1,4 @@
-// IndexPool (engine/run/index_pool.h): every task runs once per call, on distinct thread
+// IndexPool (experiments/td/index_pool.h): every task runs once per call, on distinct thread
 // places, across many calls, rounds of more tasks than threads, sleeping workers and a task
 // that throws.
 #include <gtest/gtest.h>

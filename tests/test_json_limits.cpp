@@ -1,4 +1,4 @@
-// parse_json (experiments/json_fields.h): the checked parser of every JSON input.  Nesting
+// parse_json (experiments/common/json_fields.h): the checked parser of every JSON input.  Nesting
 // up to the limit and no further, strings not counted as nesting, repeated keys refused at any
 // depth, and otherwise the same value as nlohmann's own parser.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// The afterstate TD learner (experiments/td_learner.h): td_step on hand-checked numbers,
+// The afterstate TD learner (experiments/td/td_learner.h): td_step on hand-checked numbers,
 // td44 / bertsekas features on a hand-built board, online TD against a plain reference loop,
 // independence of the thread count, exact resume mid-game, and short training runs.
 #include <gtest/gtest.h>

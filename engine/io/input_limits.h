@@ -17,7 +17,7 @@ inline constexpr int kMaxDimension = 1'000;                       // optimize --
 inline constexpr std::int64_t kMaxEvaluations = 1'000'000'000'000;  // optimize --max-evals
 inline constexpr std::int64_t kMaxTdStepSize = 1'000'000;         // TD games or pieces per step
 inline constexpr std::size_t kMaxNameLength = 64;                 // experiment names and labels
-// Nested arrays and objects in a JSON input (experiments/json_fields.h parse_json): nlohmann
+// Nested arrays and objects in a JSON input (experiments/common/json_fields.h parse_json): nlohmann
 // copies, compares and writes a value recursively, one stack frame per level, so a 100,000-deep
 // array parses but crashes later.  The files tetrisbench reads back nest 6 levels at most.
 inline constexpr int kMaxJsonDepth = 64;

@@ -1,5 +1,5 @@
 // Sample statistics shared by the `play` summary (summary.h) and the comparison reports
-// (experiments/stats.h): mean, sample standard deviation, median and the Student t 95%
+// (experiments/compare/stats.h): mean, sample standard deviation, median and the Student t 95%
 // interval of the mean (docs/rules.md "Summary statistics").
 #pragma once
 

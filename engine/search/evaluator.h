@@ -38,7 +38,7 @@ inline void compute_features(CandidateBlock& block, FeatureKernel kernel, int ke
 
 // Sets block.score for block.count candidates.  The policy evaluators below rate a terminal
 // candidate -infinity (docs/rules.md); the TD learner rates it by its reward alone
-// (experiments/value_model.h).  One virtual call per block, never per candidate.
+// (experiments/td/value_model.h).  One virtual call per block, never per candidate.
 class Evaluator {
  public:
   virtual ~Evaluator() = default;

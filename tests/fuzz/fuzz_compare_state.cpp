@@ -1,5 +1,5 @@
 // Fuzz target: what `compare --resume` reads back from a results folder
-// (experiments/run_checkpoint.h): a run's checkpoint.json and result.json, and metadata.json.
+// (experiments/compare/run_checkpoint.h): a run's checkpoint.json and result.json, and metadata.json.
 //
 // The experiment is fixed (kConfig below, the one the seed corpus was made with: one entry
 // per black-box optimizer).  The input is one JSON object:

@@ -1,4 +1,4 @@
-// Fuzz target: experiment configs (TOML, experiments/experiment_config.h).
+// Fuzz target: experiment configs (TOML, experiments/compare/experiment_config.h).
 //
 // There is no TOML writer, so there is no round trip.  Whatever parse_experiment accepts,
 // to_json must describe without throwing, and that JSON must serialize (compare writes it

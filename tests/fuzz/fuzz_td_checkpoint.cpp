@@ -1,4 +1,4 @@
-// Fuzz target: `learn` checkpoints (experiments/td_training.h restore_td_checkpoint).
+// Fuzz target: `learn` checkpoints (experiments/td/td_training.h restore_td_checkpoint).
 //
 // The input is a checkpoint's JSON.  It is restored into a learner of one of three small
 // configurations (td44 with uniform or bag7 pieces, the n-tuple network; 4x6 board, 2 games

@@ -21,10 +21,14 @@
 // 4. Policy: pi_{k+1} = the best weights CMA-ES (cmaes.h) finds for the classification loss
 //    (cbmpi_classifier.h) in cmaes_generations generations, a fresh CMA-ES per iteration
 //    seeded by (seed ^ kClassifierStream, k) and started at pi_k's weights with cmaes_sigma0.
+// 5. Selection, if select_games > 0 (ours, not the papers'): pi_{k+1} plays select_games games
+//    capped at select_max_pieces on streams (stream_key(seed ^ kSelectStream, 0), g), the same
+//    for every iteration; policy() returns the iterate with the highest mean so far (the
+//    earliest of equals).  The iteration itself goes on from pi_{k+1} either way.
 //
-// Every piece simulated (the sampled games' and the rollouts') is counted in pieces().  The
-// state between iterations is the weights and counters alone, so a checkpoint (to_json) holds
-// just those and the config, and a restored learner continues bit for bit.  Results do not
+// Every piece simulated (the sampled games', the rollouts' and the selection games') is counted in pieces().  The
+// state between iterations is the weights (and the selected iterate) and counters alone, so a
+// checkpoint (to_json) holds just those and the config, and a restored learner continues bit for bit.  Results do not
 // depend on the thread count.
 #pragma once
 
@@ -42,6 +46,7 @@ namespace tb::cbmpi {
 inline constexpr std::uint64_t kSampleStream = 0x434253414d50ull;      // "CBSAMP"
 inline constexpr std::uint64_t kRolloutStream = 0x4342524f4c4cull;     // "CBROLL"
 inline constexpr std::uint64_t kClassifierStream = 0x434243415345ull;  // "CBCASE"
+inline constexpr std::uint64_t kSelectStream = 0x434253454c43ull;      // "CBSELC"
 
 struct Iteration {
   std::int64_t iteration = 0;   // k, from 0
@@ -51,6 +56,7 @@ struct Iteration {
   double loss_before = 0;       // the classification loss of pi_k on this rollout set
   double loss_after = 0;        // of pi_{k+1}
   double mean_value_target = 0; // mean of Q(s, pi_k(s)) over the rollout set
+  double selection_lines = -1;  // pi_{k+1}'s mean lines in the selection games; -1 without selection
 };
 
 // The most pieces one iteration of `c` can simulate: N x sample_every for the sampled games,
@@ -67,8 +73,10 @@ class Cbmpi {
 
   std::int64_t iteration_bound() const { return cbmpi::iteration_bound(config_); }
 
-  Policy policy() const;  // pi_k, a linear policy over the policy features
-  const std::vector<double>& policy_weights() const { return w_; }
+  // What the learner returns: pi_k, or with selection (cbmpi_config.h) the selected iterate.
+  Policy policy() const;
+  const std::vector<double>& policy_weights() const { return w_; }  // pi_k
+  std::int64_t selected_iteration() const { return selected_k_; }     // 0: none selected yet
   const std::vector<double>& value_weights() const { return v_; }
   std::int64_t pieces() const { return pieces_; }
   std::int64_t iterations() const { return k_; }
@@ -87,6 +95,13 @@ class Cbmpi {
   std::vector<double> w_;  // (policy dimension) pi_k
   std::vector<double> v_;  // (value dimension) v_k
   std::int64_t k_ = 0, pieces_ = 0;
+  // Selection: the best iterate so far (pi_{selected_k_}), its weights and mean lines.
+  std::vector<double> selected_w_;
+  double selected_lines_ = -1;
+  std::int64_t selected_k_ = 0;
+
+  Policy linear_policy(const std::vector<double>& w) const;
+  double selection_mean(int threads, std::int64_t& pieces) const;  // pi_k's selection games
 };
 
 }  // namespace tb::cbmpi

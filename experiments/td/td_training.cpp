@@ -10,7 +10,6 @@
 
 #include "checked_number.h"
 #include "file_io.h"
-#include "run_checkpoint.h"
 #include "json_fields.h"
 
 namespace tb::td {

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "feature_set.h"
+#include "input_limits.h"
 #include "json_fields.h"
 #include "evaluator.h"
 
@@ -22,7 +23,9 @@ Json options_json(const CbmpiConfig& c) {
           {"ridge", c.ridge},
           {"cmaes_lambda", c.cmaes_lambda},
           {"cmaes_generations", c.cmaes_generations},
-          {"cmaes_sigma0", c.cmaes_sigma0}};
+          {"cmaes_sigma0", c.cmaes_sigma0},
+          {"select_games", c.select_games},
+          {"select_max_pieces", c.select_max_pieces}};
 }
 
 std::string option(const char* key) { return std::string("cbmpi option '") + key + "'"; }
@@ -65,6 +68,10 @@ CbmpiConfig make_cbmpi_config(const Json& options, const Rules& rules, std::uint
   c.cmaes_lambda = static_cast<int>(integer(o, "cmaes_lambda", 0, 10'000));
   c.cmaes_generations = integer(o, "cmaes_generations", 1, 1'000'000);
   c.cmaes_sigma0 = real(o, "cmaes_sigma0", 1e-12, 1e6);
+  c.select_games = integer(o, "select_games", 0, 10'000);
+  c.select_max_pieces = integer(o, "select_max_pieces", 0, limits::kMaxPieces);
+  if (c.select_games > 0 && c.select_max_pieces == 0)
+    throw InputError(option("select_max_pieces") + " must be set (a piece cap) when select_games is");
   if (c.cmaes_lambda == 1) throw InputError(option("cmaes_lambda") + " must be 0 (the default) or at least 2");
   if (!find_feature_set(c.policy_features))
     throw InputError(option("policy_features") + ": unknown feature set '" + c.policy_features + "'");

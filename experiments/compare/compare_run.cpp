@@ -213,6 +213,10 @@ Trained train_cbmpi(const ExperimentConfig& c, const OptimizerSpec& spec, int sp
     t.best_training = std::max(t.best_training, it.mean_value_target);
     t.records.push_back(generation_row(it.iteration, evaluations, learner.pieces(), 0, t.best_training,
                                        it.mean_value_target, it.mean_value_target, it.loss_after, 0, t.seconds));
+    if (it.selection_lines >= 0) {
+      t.records.back()["selection_lines"] = it.selection_lines;
+      t.records.back()["selected_iteration"] = learner.selected_iteration();
+    }
     if (c.progress_games > 0 && budget_hundredths(c, learner.pieces(), 0) > budget_hundredths(c, before, 0))
       t.records.back()["progress"] = progress_json(learner.policy(), c, threads, kernel);
     const Json ck = {{"version", kCbmpiCheckpointVersion}, {"learner", learner.to_json()}, {"records", t.records},

@@ -17,7 +17,7 @@ namespace tb::cbmpi {
 namespace {
 
 using Json = nlohmann::json;
-constexpr int kCheckpointVersion = 1;
+constexpr int kCheckpointVersion = 2;  // 2: the selected iterate
 // States per play_rollouts call: bounds the rollouts held at once (about 23 x M per state)
 // without changing any result.
 constexpr std::int64_t kChunkStates = 1024;
@@ -140,23 +140,40 @@ Cbmpi::Cbmpi(const CbmpiConfig& config, FeatureKernel kernel)
   check_dimension(policy(), config.rules.geometry);
 }
 
-Policy Cbmpi::policy() const {
+Policy Cbmpi::linear_policy(const std::vector<double>& w) const {
   Policy p;
   p.name = "cbmpi";
   p.features = policy_set_;
-  p.weights = w_;
+  p.weights = w;
   p.rules = rule_set_name(config_.rules);
   return p;
 }
 
+Policy Cbmpi::policy() const { return linear_policy(selected_k_ > 0 ? selected_w_ : w_); }
+
+double Cbmpi::selection_mean(int threads, std::int64_t& pieces) const {
+  GameConfig game;
+  game.rules = config_.rules;
+  game.seed = stream_key(config_.seed ^ kSelectStream, 0);
+  game.max_pieces = config_.select_max_pieces;
+  const auto games = play_games(linear_policy(w_), game, config_.select_games, threads, kernel_, nullptr);
+  double lines = 0;
+  for (const GameResult& g : games) {  // in game order: the same sum on any thread count
+    lines += static_cast<double>(g.lines);
+    pieces += g.pieces;
+  }
+  return lines / static_cast<double>(games.size());
+}
+
 std::int64_t iteration_bound(const CbmpiConfig& c) {
   return c.states * c.sample_every +
-         c.states * most_placements(c.rules.geometry.width) * c.rollouts_per_action * (c.rollout_length + 1);
+         c.states * most_placements(c.rules.geometry.width) * c.rollouts_per_action * (c.rollout_length + 1) +
+         c.select_games * c.select_max_pieces;
 }
 
 Iteration Cbmpi::iterate(int threads) {
   const CbmpiConfig& c = config_;
-  const Policy pi = policy();
+  const Policy pi = linear_policy(w_);
   const td::LinearModel value(c.value_features, c.rules.geometry, kernel_);
   Iteration it;
   it.iteration = k_;
@@ -175,14 +192,29 @@ Iteration Cbmpi::iterate(int threads) {
   for (double y : target) it.mean_value_target += y / static_cast<double>(target.size());
   w_ = std::move(w);
   v_ = std::move(v);
-  pieces_ += it.pieces;
   ++k_;
+  if (c.select_games > 0) {
+    it.selection_lines = selection_mean(threads, it.pieces);
+    if (it.selection_lines > selected_lines_) {
+      selected_w_ = w_;
+      selected_lines_ = it.selection_lines;
+      selected_k_ = k_;
+    }
+  }
+  pieces_ += it.pieces;
   return it;
 }
 
 Json Cbmpi::to_json() const {
-  return {{"version", kCheckpointVersion}, {"config", cbmpi::to_json(config_)}, {"iterations", k_},
-          {"pieces", pieces_},            {"policy_weights", w_},               {"value_weights", v_}};
+  return {{"version", kCheckpointVersion},
+          {"config", cbmpi::to_json(config_)},
+          {"iterations", k_},
+          {"pieces", pieces_},
+          {"policy_weights", w_},
+          {"value_weights", v_},
+          {"selected_iteration", selected_k_},
+          {"selected_lines", selected_lines_},
+          {"selected_weights", selected_k_ > 0 ? Json(selected_w_) : Json::array()}};
 }
 
 void Cbmpi::restore(const Json& j) {
@@ -193,10 +225,17 @@ void Cbmpi::restore(const Json& j) {
   const std::int64_t pieces = opt::json_integer(field("pieces"), 0, kInt64Max, "pieces");
   std::vector<double> w = opt::json_reals(field("policy_weights"), w_.size(), "policy_weights");
   std::vector<double> v = opt::json_reals(field("value_weights"), v_.size(), "value_weights");
+  const std::int64_t selected_k = opt::json_integer(field("selected_iteration"), 0, k, "selected_iteration");
+  const double selected_lines = opt::json_real(field("selected_lines"), -1, 1e300, "selected_lines");
+  std::vector<double> selected_w =
+      opt::json_reals(field("selected_weights"), selected_k > 0 ? w_.size() : 0, "selected_weights");
   k_ = k;
   pieces_ = pieces;
   w_ = std::move(w);
   v_ = std::move(v);
+  selected_k_ = selected_k;
+  selected_lines_ = selected_lines;
+  selected_w_ = std::move(selected_w);
 }
 
 }  // namespace tb::cbmpi

@@ -52,15 +52,6 @@ void check_game_lists(const Json& h, std::int64_t games, const std::string& at) 
 
 }  // namespace
 
-void check_progress(const Json& record, const std::string& where) {
-  if (!record.contains("progress")) return;
-  const Json& p = record["progress"];
-  const std::string at = where + ".progress.";
-  json_real(json_member(p, "mean_lines", at + "mean_lines"), 0, HUGE_VAL, at + "mean_lines");
-  json_integer(json_member(p, "pieces", at + "pieces"), 0, kCountLimit, at + "pieces");
-  json_integer(json_member(p, "capped_games", at + "capped_games"), 0, kCountLimit, at + "capped_games");
-}
-
 Json blackbox_checkpoint_json(const BlackboxCheckpoint& ck, const Optimizer& opt) {
   return {{"version", kCheckpointVersion},
           {"optimizer", opt.state()},

@@ -139,7 +139,7 @@ void read_rules(Table t, ExperimentConfig& c) {
   t.reject_unknown();
 }
 
-// TD learners (experiments/td_learner.h) learn one-piece afterstates of drop placements.
+// TD learners (experiments/td/td_learner.h) learn one-piece afterstates of drop placements.
 void check_td_rules(const ExperimentConfig& c, Table& t) {
   const std::string name = rule_set_name(c.rules);
   if (c.rules.placement != PlacementModel::drop)

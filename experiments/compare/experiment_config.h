@@ -15,7 +15,7 @@
 namespace tb::opt {
 
 // One optimizer entry: which algorithm, how it starts, and its options.  A TD learner (td0,
-// tdlambda, ntuple; experiments/td_training.h) is an entry too: it learns from self-play
+// tdlambda, ntuple; experiments/td/td_training.h) is an entry too: it learns from self-play
 // under the same piece budget, and its options are TD options.
 struct OptimizerSpec {
   std::string label;      // unique within the experiment, used in paths and reports
@@ -33,7 +33,7 @@ struct OptimizerSpec {
   bool final_mean = false;
 };
 
-// `optimizer = "cbmpi"`: the CBMPI learner (experiments/cbmpi.h) under the same piece budget;
+// `optimizer = "cbmpi"`: the CBMPI learner (experiments/cbmpi/cbmpi.h) under the same piece budget;
 // its options are CBMPI options (docs/cbmpi.md) and its `features` the policy's feature set.
 inline bool is_cbmpi(const OptimizerSpec& s) { return s.optimizer == "cbmpi"; }
 

@@ -140,4 +140,16 @@ std::vector<double> json_reals(const Json& v, std::size_t size, std::string_view
   return out;
 }
 
+// The largest count a progress record may hold: far above any budget, far below overflow.
+constexpr std::int64_t kProgressCountLimit = std::int64_t{1} << 62;
+
+void check_progress(const Json& record, const std::string& where) {
+  if (!record.contains("progress")) return;
+  const Json& p = record["progress"];
+  const std::string at = where + ".progress.";
+  json_real(json_member(p, "mean_lines", at + "mean_lines"), 0, HUGE_VAL, at + "mean_lines");
+  json_integer(json_member(p, "pieces", at + "pieces"), 0, kProgressCountLimit, at + "pieces");
+  json_integer(json_member(p, "capped_games", at + "capped_games"), 0, kProgressCountLimit, at + "capped_games");
+}
+
 }  // namespace tb::opt

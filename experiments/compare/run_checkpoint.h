@@ -32,8 +32,6 @@ nlohmann::json blackbox_checkpoint_json(const BlackboxCheckpoint& ck, const Opti
 BlackboxCheckpoint restore_blackbox_checkpoint(const nlohmann::json& j, const ExperimentConfig& c, Optimizer& opt,
                                                int dim, const std::string& where);
 
-// A record's optional "progress" object (mean_lines, pieces, capped_games), checked when present.
-void check_progress(const nlohmann::json& record, const std::string& where);
 
 // Throws InputError unless `r` is the result.json of entry `spec_index`, run `run` of `c`
 // with every field the report reads.

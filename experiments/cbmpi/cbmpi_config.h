@@ -34,6 +34,11 @@ struct CbmpiConfig {
   int cmaes_lambda = 0;                 // 0: CMA-ES's default for the policy's dimension
   std::int64_t cmaes_generations = 100; // per iteration (fewer if CMA-ES's own stop criteria fire)
   double cmaes_sigma0 = 0.5;
+  // Selection (ours, off by default): after each iteration the new policy plays select_games
+  // games capped at select_max_pieces on the same streams every iteration; the learner returns
+  // the iterate with the highest mean so far, not the last one.  Their pieces count.
+  std::int64_t select_games = 0;
+  std::int64_t select_max_pieces = 0;
 };
 
 // The defaults overridden by `options` (a JSON object with any of the keys of to_json's

@@ -30,4 +30,7 @@ std::int64_t json_integer(const nlohmann::json& v, std::int64_t lo, std::int64_t
 double json_real(const nlohmann::json& v, double lo, double hi, std::string_view name);
 std::vector<double> json_reals(const nlohmann::json& v, std::size_t size, std::string_view name);
 
+// A record's optional "progress" object (mean_lines, pieces, capped_games), checked when present.
+void check_progress(const nlohmann::json& record, const std::string& where);
+
 }  // namespace tb::opt

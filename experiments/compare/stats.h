@@ -29,7 +29,7 @@ MannWhitney mann_whitney(std::span<const double> a, std::span<const double> b);
 // share of resampled means below the sample mean (ties count 1/2) and the acceleration from the
 // jackknife.  Falls back to the percentile interval when the BCa corrections are undefined: all
 // resampled means equal, all on one side of the mean, or the jackknife degenerate.
-// Resample b draws v.size() indices with Random::from_seed(seed) (experiments/random.h: the
+// Resample b draws v.size() indices with Random::from_seed(seed) (experiments/common/random.h: the
 // counter-based generator with Lemire's unbiased bounded draws), so the same seed and data give
 // the same interval on every machine.  Each bound is one resampled mean (the order statistic
 // nearest to rank alpha (B + 1)), so it never leaves [min(v), max(v)].
