@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "corpus.h"
+#include "isa.h"
 #include "kernel_variants.h"
 #include "policy.h"
 #include "search.h"
@@ -62,7 +63,7 @@ void bm_decide(benchmark::State& state, DecideCase& dc) {
     rules.lookahead = dc.lookahead;
     const Corpus& corpus = bench_corpus(rules.geometry);
     const Policy policy = load_policy(dc.policy);
-    const KernelVariant& kernel = select_kernel(dc.kernel);
+    const KernelVariant& kernel = choose_isa(dc.kernel).variant();
     auto [check, fresh] = dc.checks.try_emplace(rules.geometry.height);
     if (fresh) check->second = check_choices(policy, rules, kernel.kernel, corpus);
     if (!check->second.empty()) return state.SkipWithError(check->second.c_str());

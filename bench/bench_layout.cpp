@@ -190,9 +190,9 @@ __attribute__((target("arch=x86-64-v3"))) int evaluate_rows_v3(const RowBoard& b
 int evaluate_rows_v2(const RowBoard& b, Piece p, int W, int H, Values* out) { return evaluate_rows_body(b, p, W, H, out); }
 
 int evaluate_rows(const RowBoard& base, Piece p, int W, int H, Values* out) {
-  static const auto best = cpu_runs_x86_64_v4()   ? evaluate_rows_v4
-                           : cpu_runs_x86_64_v3() ? evaluate_rows_v3
-                                                  : evaluate_rows_v2;
+  static const auto best = kernel_variant(ISA_AVX512).supported() ? evaluate_rows_v4
+                           : kernel_variant(ISA_AVX2).supported() ? evaluate_rows_v3
+                                                                  : evaluate_rows_v2;
   return best(base, p, W, H, out);
 }
 

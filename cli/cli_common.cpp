@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "file_io.h"
+#include "isa.h"
 
 namespace tb {
 
@@ -14,7 +15,7 @@ void check_distinct(std::initializer_list<std::pair<std::string_view, std::strin
                          b->second + "'");
 }
 
-const KernelVariant& choose_kernel(const std::string& forced) { return select_kernel(forced); }
+const KernelVariant& choose_kernel(const std::string& forced) { return choose_isa(forced).variant(); }
 
 Rules rules_from_flags(const RuleChoices& choices) {
   try {

@@ -22,7 +22,8 @@ struct UsageError : InputError {
 // overwrite an input or another output).
 void check_distinct(std::initializer_list<std::pair<std::string_view, std::string>> paths);
 
-// select_kernel(): InputError for an unknown or unsupported name.
+// The one override (choose_isa, engine/search/isa.h): InputError for an unknown name or a
+// level this CPU lacks.
 const KernelVariant& choose_kernel(const std::string& forced);
 
 // choose_rules() with UsageError naming the flag: "--board: rule set lee fixes ...".

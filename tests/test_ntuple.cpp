@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "evaluator.h"
+#include "isa.h"
 #include "ntuple.h"
 #include "ntuple_file.h"
 #include "parallel_play.h"
@@ -129,7 +130,7 @@ Board random_board(std::mt19937_64& rng, Geometry g, bool tall = false) {
 std::vector<NTupleKernel> supported_kernels() {
   std::vector<NTupleKernel> out;
   for (NTupleKernel k : {NTupleKernel::scalar, NTupleKernel::avx512})
-    if (ntuple_kernel_supported(k)) out.push_back(k);
+    if (k == NTupleKernel::scalar || kernel_variant(ISA_AVX512).supported()) out.push_back(k);
   return out;
 }
 
@@ -139,7 +140,7 @@ std::vector<NTupleKernel> supported_kernels() {
 // weights; values compared bit for bit, and nothing at or past `count` is touched.
 TEST(NTuple, BlockValuesMatchIndicesOnRandomBlocks) {
   std::mt19937_64 rng(11);
-  if (!ntuple_kernel_supported(NTupleKernel::avx512)) GTEST_LOG_(INFO) << "no AVX-512 here: scalar kernel only";
+  if (!kernel_variant(ISA_AVX512).supported()) GTEST_LOG_(INFO) << "no AVX-512 here: scalar kernel only";
   for (Geometry g : {Geometry{4, 4}, Geometry{6, 8}, Geometry{10, 10}, Geometry{10, 20}, Geometry{16, 28}}) {
     NTupleNetwork net(g);
     for (double& w : net.weights()) w = std::ldexp(static_cast<double>(rng() % 2000001) - 1e6, -20);
@@ -157,12 +158,10 @@ TEST(NTuple, BlockValuesMatchIndicesOnRandomBlocks) {
         for (int c = 0; c < g.width; ++c) cols[static_cast<std::size_t>(c * stride + k)] = boards[k].cols[c];
       }
       for (NTupleKernel kernel : supported_kernels()) {
-        net.set_kernel(kernel);
-        ASSERT_EQ(net.kernel(), kernel);
         constexpr std::uint32_t kUntouched = 0xDEADBEEF;
         std::vector<double> out(static_cast<std::size_t>(stride) + 1, -7.0);
         std::vector<std::uint32_t> idx(static_cast<std::size_t>(m * stride) + 1, kUntouched);
-        net.block_values(cols.data(), stride, count, skips ? skip : nullptr, net.weights().data(), out.data(),
+        net.block_values(kernel, cols.data(), stride, count, skips ? skip : nullptr, net.weights().data(), out.data(),
                          idx.data());
         for (int k = 0; k < count; ++k) {
           if (skip[k]) {
@@ -187,13 +186,11 @@ TEST(NTuple, BlockValuesMatchIndicesOnRandomBlocks) {
   }
 }
 
+// The n-tuple kernel is the level's: AVX-512 with the avx512 level only.
 TEST(NTuple, KernelChoice) {
-  NTupleNetwork net(Geometry{10, 10});
-  EXPECT_EQ(net.kernel(), best_ntuple_kernel());
-  net.set_kernel(NTupleKernel::scalar);
-  EXPECT_EQ(net.kernel(), NTupleKernel::scalar);
-  net.set_kernel(NTupleKernel::avx512);  // falls back to scalar on a CPU without AVX-512
-  EXPECT_EQ(net.kernel(), ntuple_kernel_supported(NTupleKernel::avx512) ? NTupleKernel::avx512 : NTupleKernel::scalar);
+  for (int level = 0; level < ISA_LEVEL_NB; ++level)
+    EXPECT_EQ(isa_record(static_cast<IsaLevel>(level)).ntuple,
+              level == ISA_AVX512 ? NTupleKernel::avx512 : NTupleKernel::scalar);
 }
 
 Policy random_network(Geometry g, std::uint64_t seed) {
@@ -324,11 +321,7 @@ TEST(NTupleEvaluator, ScoresAreLinesPlusValue) {
   std::vector<Board> boards = {board_from_rows({"#.........", "#...#.#...", "##.##..#..", "#########."})};
   for (int i = 0; i < 40; ++i) boards.push_back(random_board(rng, g));
   for (NTupleKernel kernel : supported_kernels()) {
-    auto net = std::make_shared<NTupleNetwork>(*p.network);
-    net->set_kernel(kernel);
-    Policy q = p;
-    q.network = net;
-    const NTupleEvaluator ev(q);
+    const NTupleEvaluator ev(p, kernel);
     for (const Board& b : boards)
       for (Piece piece : {I, T, L, O}) {
         materialize(*block, b, piece, g, Overflow::strict);

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <random>
 
+#include "isa.h"
 #include "kernel_variants.h"
 #include "materialize.h"
 #include "piece_stream.h"
@@ -122,7 +123,9 @@ TEST(TdFeatures, NTupleBlockPathMatchesBoards) {
   for (FeatureKernel kernel : {features_scalar, best_kernel().kernel}) {
     for (Geometry g : {Geometry{6, 8}, Geometry{10, 10}, Geometry{16, 28}}) {
       const NTupleModel model(g, kernel);
-      EXPECT_EQ(model.network().kernel(), kernel == features_scalar ? NTupleKernel::scalar : best_ntuple_kernel());
+      EXPECT_EQ(model.kernel(), isa_record(kernel).ntuple);
+      EXPECT_EQ(model.kernel(), best_kernel().level == ISA_AVX512 && kernel != features_scalar ? NTupleKernel::avx512
+                                                                                               : NTupleKernel::scalar);
       std::vector<double> w(model.size());
       for (double& x : w) x = std::ldexp(static_cast<double>(rng() % 2000001) - 1e6, -18);
       auto block = std::make_unique<CandidateBlock>();

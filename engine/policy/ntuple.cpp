@@ -24,8 +24,8 @@ inline std::uint32_t surface_nibble(Word col, int t) {
 }
 
 #ifdef TB_NTUPLE_AVX512
-// The x86-64-v2 baseline plus what the kernel uses; called only after the run-time check of
-// ntuple_kernel_supported.  Helpers carry the same target so that they inline.
+// The x86-64-v2 baseline plus what the kernel uses (within the avx512 level's CPU mask,
+// kernels/kernel_variants.cpp); called only with that level.  Helpers carry the same target so that they inline.
 #define TB_AVX512 __attribute__((target("avx512f,avx512cd,avx512bw,avx512vl,avx512vpopcntdq")))
 // GCC 12's AVX-512 header makes its "undefined" vectors by self-initialization
 // (`__m512i __Y = __Y;`), which -Wmaybe-uninitialized reports at every inlined use.
@@ -134,24 +134,6 @@ TB_AVX512 void block_values_avx512(const Tables& tables, const Word* cols, int s
 
 }  // namespace
 
-bool ntuple_kernel_supported(NTupleKernel k) {
-  if (k == NTupleKernel::scalar) return true;
-#ifdef TB_NTUPLE_AVX512
-  __builtin_cpu_init();  // a network may be made by a static initializer, before libgcc's own
-  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd") &&
-         __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
-         __builtin_cpu_supports("avx512vpopcntdq");
-#else
-  return false;
-#endif
-}
-
-NTupleKernel best_ntuple_kernel() {
-  static const NTupleKernel best =
-      ntuple_kernel_supported(NTupleKernel::avx512) ? NTupleKernel::avx512 : NTupleKernel::scalar;
-  return best;
-}
-
 NTupleNetwork::NTupleNetwork(Geometry g)
     : geometry_(g),
       profile_size_(static_cast<std::uint32_t>(kDiffValues * kDiffValues * kDiffValues * (g.height + 1))),
@@ -200,10 +182,10 @@ double NTupleNetwork::value(const Board& b) const {
   return value(idx);
 }
 
-void NTupleNetwork::block_values(const Word* cols, int stride, int count, const bool* skip, const double* w,
-                                 double* out, std::uint32_t* idx) const {
+void NTupleNetwork::block_values(NTupleKernel kernel, const Word* cols, int stride, int count, const bool* skip,
+                                 const double* w, double* out, std::uint32_t* idx) const {
 #ifdef TB_NTUPLE_AVX512
-  if (kernel_ == NTupleKernel::avx512) {
+  if (kernel == NTupleKernel::avx512) {
     const Tables tables{geometry_.width, static_cast<std::uint32_t>(geometry_.height + 1), profile_size_,
                         surface_size_};
     block_values_avx512(tables, cols, stride, count, skip, w, out, idx);

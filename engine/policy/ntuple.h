@@ -34,10 +34,10 @@ namespace tb {
 inline constexpr std::string_view kNTupleLayout = "v1";
 
 // How block_values computes: board by board through indices() (any CPU), or 16 boards at a
-// time (AVX-512 F, BW, CD, VL and VPOPCNTDQ: per-lane leading-zero and bit counts).
+// time (AVX-512 F, BW, CD, VL and VPOPCNTDQ: per-lane leading-zero and bit counts; only on a
+// CPU with the avx512 level, kernels/kernel_variants.h).  The caller passes its level's
+// (engine/search/isa.h IsaRecord::ntuple).
 enum class NTupleKernel { scalar, avx512 };
-bool ntuple_kernel_supported(NTupleKernel k);
-NTupleKernel best_ntuple_kernel();  // the fastest this CPU runs
 
 class NTupleNetwork {
  public:
@@ -59,11 +59,9 @@ class NTupleNetwork {
   // board whose indices fall outside the tables).  If idx is not null, idx[t * stride + k] =
   // indices() of board k for every k < count that is not skipped (a skipped board's entries are
   // unspecified).  Nothing at or past count is read or written.
-  void block_values(const Word* cols, int stride, int count, const bool* skip, const double* w, double* out,
-                    std::uint32_t* idx) const;
-  NTupleKernel kernel() const { return kernel_; }
-  // Falls back to scalar if the CPU lacks `k`; the results do not depend on it.
-  void set_kernel(NTupleKernel k) { kernel_ = ntuple_kernel_supported(k) ? k : NTupleKernel::scalar; }
+  // The results do not depend on `kernel`.
+  void block_values(NTupleKernel kernel, const Word* cols, int stride, int count, const bool* skip,
+                    const double* w, double* out, std::uint32_t* idx) const;
 
   std::vector<double>& weights() { return weights_; }
   const std::vector<double>& weights() const { return weights_; }
@@ -77,7 +75,6 @@ class NTupleNetwork {
   Geometry geometry_;
   std::uint32_t profile_size_, surface_size_, holes_size_;
   std::vector<double> weights_;  // (size()) every table, zero-initialized
-  NTupleKernel kernel_ = best_ntuple_kernel();
 };
 
 }  // namespace tb

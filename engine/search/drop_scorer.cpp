@@ -2,31 +2,11 @@
 
 #include <cassert>
 #include <cmath>
-#include <string_view>
 
-#include "kernel_variants.h"
+#include "isa.h"
 #include "placement.h"
 
 namespace tb {
-namespace {
-
-struct Passes {
-  const DropPasses* pass = nullptr;
-  const DropRarePasses* rare = nullptr;
-};
-
-// The vector passes of a feature kernel's family; none for scalar and reference.
-Passes passes_for(FeatureKernel kernel) {
-  std::string_view name = best_kernel().name;
-  for (const KernelVariant& v : kernel_variants())
-    if (kernel && v.kernel == kernel) name = v.name;
-  if (name == "avx512") return {&kDropPassesAvx512, &kDropRarePassesAvx512};
-  if (name == "avx2") return {&kDropPassesAvx2, &kDropRarePassesAvx2};
-  if (name == "sse4.2") return {&kDropPassesSse42, &kDropRarePassesSse42};
-  return {};
-}
-
-}  // namespace
 
 void integral_weights(DropRating& r) {
   static_assert(kMaxWidth <= 16 && kMaxHeight <= 28, "the value bound of integral_weights");
@@ -55,11 +35,11 @@ void integral_weights(DropRating& r) {
 
 std::unique_ptr<DropScorer> DropScorer::make(const LinearTerm* terms, int term_count, std::uint32_t groups,
                                              const Rules& rules, FeatureKernel kernel) {
-  const Passes p = passes_for(kernel);
-  if (!p.pass || rules.placement != PlacementModel::drop || (groups & ~kDropScorerGroups)) return nullptr;
+  const IsaRecord& isa = isa_record(kernel);
+  if (!isa.drop || rules.placement != PlacementModel::drop || (groups & ~kDropScorerGroups)) return nullptr;
   const int width = drop_width(rules.geometry.width), family = drop_family(groups);
   return std::make_unique<DropScorer>(DropRating{terms, term_count, groups, rules.geometry, rules.overflow},
-                                      (*p.pass)[width][family], (*p.rare)[width][family]);
+                                      (*isa.drop)[width][family], (*isa.drop_rare)[width][family]);
 }
 
 DropScorer::DropScorer(const DropRating& rating, DropPassFn pass, DropRareFn rare)

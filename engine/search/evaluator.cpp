@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "isa.h"
+
 namespace tb {
 
 FeatureSource feature_source(Feature f) {
@@ -49,17 +51,17 @@ LinearEvaluator::LinearEvaluator(const Policy& policy, Geometry g, FeatureKernel
 
 std::unique_ptr<Evaluator> make_evaluator(const Policy& policy, Geometry g, FeatureKernel kernel) {
   check_dimension(policy, g);
-  if (policy.network) return std::make_unique<NTupleEvaluator>(policy);
+  if (policy.network) return std::make_unique<NTupleEvaluator>(policy, isa_record(kernel).ntuple);
   return std::make_unique<LinearEvaluator>(policy, g, kernel);
 }
 
-NTupleEvaluator::NTupleEvaluator(const Policy& policy)
-    : network_(policy.network), reward_lines_(policy.reward_lines) {}
+NTupleEvaluator::NTupleEvaluator(const Policy& policy, NTupleKernel kernel)
+    : network_(policy.network), kernel_(kernel), reward_lines_(policy.reward_lines) {}
 
 void NTupleEvaluator::score(CandidateBlock& block) const {
   // V of every candidate in one call of the network's block kernel (the same sums as value());
   // game-ending boards are skipped, since they may stand above the heights the tables know.
-  network_->block_values(block.cols.data(), kBlockCapacity, block.count, block.terminal.data(),
+  network_->block_values(kernel_, block.cols.data(), kBlockCapacity, block.count, block.terminal.data(),
                          network_->weights().data(), block.score.data(), nullptr);
   for (int k = 0; k < block.count; ++k) {
     if (block.terminal[k]) {

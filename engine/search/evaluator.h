@@ -73,11 +73,13 @@ class LinearEvaluator final : public Evaluator {
 // The network's value of each candidate board, plus the move's lines with `reward lines`.
 class NTupleEvaluator final : public Evaluator {
  public:
-  explicit NTupleEvaluator(const Policy& policy);
+  // `kernel`: the level's (isa.h IsaRecord::ntuple).
+  NTupleEvaluator(const Policy& policy, NTupleKernel kernel);
   void score(CandidateBlock& block) const override;
 
  private:
   std::shared_ptr<const NTupleNetwork> network_;
+  NTupleKernel kernel_;
   bool reward_lines_;
 };
 

@@ -1,7 +1,7 @@
 // The instruction-set variants of the loops around the feature kernels: materializing
-// candidates and summing a linear rating.  One table per feature-kernel family, picked with
-// the feature kernel (kernels/kernel_variants.h), so `--kernel NAME` and TETRISBENCH_KERNEL
-// force every variant of a decision and the tests cover each:
+// candidates and summing a linear rating.  Each level's record (isa.h) holds its variants, so
+// `--kernel NAME` and TETRISBENCH_KERNEL force every variant of a decision and the tests cover
+// each:
 //   avx512  x86-64-v4 code       avx2  x86-64-v3 code       sse4.2, scalar  the baseline
 //   reference  drop() per candidate (engine/core/placement.h) and the plain sum
 // Every variant gives the same blocks and ratings (integer work, and sums in one fixed order
@@ -30,13 +30,19 @@ struct SearchKernels {
   void (*sum_terms)(CandidateBlock& block, const LinearTerm* terms, int term_count);
 };
 
-// The variants that go with a feature kernel; nullptr means the best this CPU has.
+// The variants of a feature kernel's level (isa_record(kernel).search, isa.h); nullptr means
+// the best level this CPU runs.
 const SearchKernels& search_kernels(FeatureKernel kernel);
 
-// Whether this CPU runs x86-64-v3 / x86-64-v4 code (GCC's `target("arch=...")`), from the
-// feature names both GCC and clang know: v3 = AVX2, BMI1/2 and FMA (every such CPU also has
-// LZCNT, F16C and MOVBE), v4 = v3 and AVX-512 F, BW, CD, DQ and VL.
-bool cpu_runs_x86_64_v3();
-bool cpu_runs_x86_64_v4();
+// Each level's sum_terms (search_kernels.cpp), for the records of isa.cpp.
+namespace isa_v4 {
+void sum_terms(CandidateBlock& block, const LinearTerm* terms, int term_count);
+}
+namespace isa_v3 {
+void sum_terms(CandidateBlock& block, const LinearTerm* terms, int term_count);
+}
+namespace isa_v2 {
+void sum_terms(CandidateBlock& block, const LinearTerm* terms, int term_count);
+}
 
 }  // namespace tb

@@ -3,8 +3,7 @@
 #include <stdexcept>
 
 #include "error.h"
-
-#include "kernel_variants.h"
+#include "isa.h"
 
 namespace tb::td {
 
@@ -98,25 +97,18 @@ void NTupleModel::active(const CandidateBlock& block, int k, Active& out) const 
   of_board(block.board(k), out);
 }
 
-NTupleModel::NTupleModel(Geometry g, FeatureKernel kernel) : network_(g) {
-  const std::string_view family = [&] {
-    for (const KernelVariant& v : kernel_variants())
-      if (v.kernel == kernel) return v.name;
-    return std::string_view{};
-  }();
-  network_.set_kernel(family == "avx512" ? NTupleKernel::avx512 : NTupleKernel::scalar);
-}
+NTupleModel::NTupleModel(Geometry g, FeatureKernel kernel) : network_(g), kernel_(isa_record(kernel).ntuple) {}
 
 // Terminal candidates are skipped: 0, which callers ignore.  Summed from 0 in tuple order with
 // weight x 1, so the same as Active::dot.
 void NTupleModel::values(const CandidateBlock& block, const std::vector<double>& w, double* out) const {
-  network_.block_values(block.cols.data(), kBlockCapacity, block.count, block.terminal.data(), w.data(), out, nullptr);
+  network_.block_values(kernel_, block.cols.data(), kBlockCapacity, block.count, block.terminal.data(), w.data(), out, nullptr);
 }
 
 void NTupleModel::values(const CandidateBlock& block, const std::vector<double>& w, double* out,
                          RatedBlock& rated) const {
   rated.index.resize(static_cast<std::size_t>(network_.tuple_count()) * kBlockCapacity);
-  network_.block_values(block.cols.data(), kBlockCapacity, block.count, block.terminal.data(), w.data(), out,
+  network_.block_values(kernel_, block.cols.data(), kBlockCapacity, block.count, block.terminal.data(), w.data(), out,
                         rated.index.data());
 }
 

@@ -94,8 +94,8 @@ class LinearModel final : public ValueModel {
 
 class NTupleModel final : public ValueModel {
  public:
-  // The network's block kernel (ntuple.h) follows the feature kernel: AVX-512 with the avx512
-  // kernel (if the CPU has all it needs), else scalar, so `--kernel` picks both.
+  // The network's block kernel (ntuple.h) is the feature kernel's level's (engine/search/isa.h):
+  // AVX-512 with the avx512 level, else scalar, so `--kernel` picks both.
   NTupleModel(Geometry g, FeatureKernel kernel);
   std::size_t size() const override { return network_.size(); }
   void prepare(CandidateBlock&) const override {}
@@ -107,11 +107,13 @@ class NTupleModel final : public ValueModel {
   void active_rated(const CandidateBlock& block, int k, const RatedBlock& rated, Active& out) const override;
   void of_board(const Board& board, Active& out) const override;
   const NTupleNetwork& network() const { return network_; }
+  NTupleKernel kernel() const { return kernel_; }
   Policy policy(const std::vector<double>& w, const std::string& name) const override;
   std::string name() const override;
 
  private:
   NTupleNetwork network_;  // its layout; the learner owns the weights
+  NTupleKernel kernel_;
 };
 
 // Rates a block for the TD learner's decision through Searcher (engine/search/search.h):

@@ -52,7 +52,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   }
   if (!ck.is_object()) return 0;  // read_json_file refuses these first
-  const tb::FeatureKernel kernel = tb::select_kernel("scalar").kernel;
+  const tb::FeatureKernel kernel = tb::features_scalar;
   for (const tb::td::TdConfig& c : configs()) {
     const Json config_json = tb::td::to_json(c);
     if (!ck.contains("config") || ck["config"] != config_json) continue;
