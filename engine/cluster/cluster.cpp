@@ -77,8 +77,9 @@ const Backend* load_backend() {
 
 std::shared_ptr<NTupleNetwork> make_network(Geometry g) { return std::make_shared<NTupleNetwork>(g); }
 
-const EngineCalls kEngine{&best_kernel,  &find_kernel,          &kernel_variants,      &find_feature_set,
-                          &make_network, &thread_count,         &set_game_distributor, &play_population_range};
+const EngineCalls kEngine{&best_kernel,   &find_kernel,  &kernel_variants,      &cpu_features,
+                          &find_feature_set, &make_network, &thread_count, &set_game_distributor,
+                          &play_population_range};
 
 }  // namespace
 

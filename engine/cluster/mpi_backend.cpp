@@ -211,7 +211,9 @@ std::string_view kernel_name(FeatureKernel kernel) {
 // changes a result.
 FeatureKernel kernel_here(const char* name) {
   const KernelVariant* v = engine->find_kernel(std::string_view(name, strnlen(name, sizeof Header::kernel)));
-  return v && v->supported() ? v->kernel : engine->best_kernel().kernel;
+  // Not v->supported(): it calls the program's cpu_features, which this module reaches only
+  // through the table.
+  return v && (engine->cpu_features() & v->required) == v->required ? v->kernel : engine->best_kernel().kernel;
 }
 
 // Results of this rank's chunks to rank 0 (every rank calls it once per job); rank 0 gets

@@ -28,6 +28,7 @@ struct EngineCalls {
   const KernelVariant& (*best_kernel)();
   const KernelVariant* (*find_kernel)(std::string_view name);
   std::span<const KernelVariant> (*kernel_variants)();
+  std::uint32_t (*cpu_features)();  // KernelVariant::supported() is inline over it
   const FeatureSet* (*find_feature_set)(std::string_view name);
   std::shared_ptr<NTupleNetwork> (*make_network)(Geometry g);  // zero weights
   int (*thread_count)(int threads);
