@@ -40,11 +40,9 @@ double CeParams::noise_at(std::int64_t t) const {
 }
 
 CrossEntropy::CrossEntropy(const OptimizerSetup& setup)
-    : setup_(setup), params_(CeParams::from(setup)),
+    : pop::Sampler(setup), params_(CeParams::from(setup)),
       mean_(setup.x0.size() ? setup.x0 : Vector::Zero(setup.dim)),
-      variance_(Vector::Constant(setup.dim, params_.variance0)),
-      rng_(Random::from_seed(setup.seed)),
-      pending_(setup.dim, 0) {}
+      variance_(Vector::Constant(setup.dim, params_.variance0)) {}
 
 Matrix CrossEntropy::ask() {
   if (pending_.cols() > 0) return pending_;
@@ -74,10 +72,6 @@ void CrossEntropy::tell(const Matrix& X, const Vector& f) {
   pending_.resize(setup_.dim, 0);
 }
 
-std::vector<std::string> CrossEntropy::stop() const {
-  return pop::budget_stop(setup_, record_.evaluations);
-}
-
 double CrossEntropy::spread() const {
   double sum = 0.0;
   for (Eigen::Index i = 0; i < variance_.size(); ++i) sum += std::sqrt(variance_[i]);
@@ -85,39 +79,21 @@ double CrossEntropy::spread() const {
 }
 
 Json CrossEntropy::state() const {
-  Json j = {{"optimizer", name()},
-            {"dim", setup_.dim},
-            {"generation", generation_},
-            {"mean", pop::json_vector(mean_)},
-            {"variance", pop::json_vector(variance_)},
-            {"random", rng_.state()},
-            {"pending", pop::json_matrix(pending_)}};
-  record_.save_to(j);
-  return j;
+  return state_with({{"mean", pop::json_vector(mean_)}, {"variance", pop::json_vector(variance_)}});
 }
 
 void CrossEntropy::restore(const Json& state) {
-  try {
-    pop::check_state(name(), state, setup_.dim);
-    Vector mean = pop::vector_from_json(state.at("mean"));
-    Vector variance = pop::vector_from_json(state.at("variance"));
+  restore_with(state, [&](const Json& j, Eigen::Index, std::int64_t) {
+    Vector mean = pop::vector_from_json(j.at("mean"));
+    Vector variance = pop::vector_from_json(j.at("variance"));
     if (mean.size() != setup_.dim || variance.size() != setup_.dim)
       throw OptimizerError("ce: bad state: mean or variance has the wrong dimension");
     if ((variance.array() < 0.0).any()) throw OptimizerError("ce: bad state: a variance is negative");
-    Matrix pending = pop::matrix_from_json(state.at("pending"), setup_.dim);
-    pop::Record record;
-    record.restore(state);
-    Random rng = rng_;
-    rng.restore(state.at("random"));
-    generation_ = pop::count_from_json(state, "generation");
-    mean_ = std::move(mean);
-    variance_ = std::move(variance);
-    pending_ = std::move(pending);
-    record_ = std::move(record);
-    rng_ = rng;
-  } catch (const Json::exception& e) {
-    throw OptimizerError(std::string("ce: bad state: ") + e.what());
-  }
+    return [this, mean = std::move(mean), variance = std::move(variance)]() mutable {
+      mean_ = std::move(mean);
+      variance_ = std::move(variance);
+    };
+  });
 }
 
 std::unique_ptr<Optimizer> make_cross_entropy(const OptimizerSetup& setup) {

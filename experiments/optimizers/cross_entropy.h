@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "optimizer.h"
-#include "optimizer_util.h"
+#include "sampler.h"
 
 namespace tb::opt {
 
@@ -30,18 +30,14 @@ struct CeParams {
   double noise_at(std::int64_t t) const;
 };
 
-class CrossEntropy final : public Optimizer {
+class CrossEntropy final : public pop::Sampler {
  public:
   explicit CrossEntropy(const OptimizerSetup& setup);
 
   std::string_view name() const override { return "ce"; }
   Matrix ask() override;
   void tell(const Matrix& X, const Vector& f) override;
-  std::vector<std::string> stop() const override;
-  Vector best_x() const override { return record_.best_x; }
   std::optional<Vector> distribution_mean() const override { return mean_; }
-  double best_f() const override { return record_.best_f; }
-  std::int64_t evaluations() const override { return record_.evaluations; }
   double spread() const override;  // the mean standard deviation of the sampling distribution
   Json state() const override;
   void restore(const Json& state) override;
@@ -49,17 +45,11 @@ class CrossEntropy final : public Optimizer {
   const CeParams& params() const { return params_; }
   const Vector& mean() const { return mean_; }
   const Vector& variance() const { return variance_; }
-  std::int64_t generation() const { return generation_; }
 
  private:
-  OptimizerSetup setup_;
   CeParams params_;
   Vector mean_;      // (dim)
   Vector variance_;  // (dim)
-  std::int64_t generation_ = 0;
-  pop::Record record_;
-  Random rng_;
-  Matrix pending_;  // (dim, samples) asked and not yet told, or (dim, 0)
 };
 
 std::unique_ptr<Optimizer> make_cross_entropy(const OptimizerSetup& setup);

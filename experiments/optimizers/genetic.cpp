@@ -77,9 +77,8 @@ void polynomial_mutation(Vector& x, double low, double high, double eta, double 
 // ---- the generation loop --------------------------------------------------------------------
 
 PopulationOptimizer::PopulationOptimizer(const OptimizerSetup& setup, int mu, int lambda)
-    : setup_(setup), mu_(mu), lambda_(lambda), population_(setup.dim, mu),
-      fitness_(Vector::Constant(mu, pop::kInf)), rng_(Random::from_seed(setup.seed)),
-      pending_(setup.dim, 0) {}
+    : pop::Sampler(setup), mu_(mu), lambda_(lambda), population_(setup.dim, mu),
+      fitness_(Vector::Constant(mu, pop::kInf)) {}
 
 Matrix PopulationOptimizer::ask() {
   if (pending_.cols() == 0) pending_ = generation_ == 0 ? population_ : breed();
@@ -99,49 +98,24 @@ void PopulationOptimizer::tell(const Matrix& X, const Vector& f) {
   pending_.resize(setup_.dim, 0);
 }
 
-std::vector<std::string> PopulationOptimizer::stop() const {
-  return pop::budget_stop(setup_, record_.evaluations);
-}
-
 double PopulationOptimizer::spread() const { return pop::mean_coordinate_std(population_); }
 
 Json PopulationOptimizer::state() const {
-  Json j = {{"optimizer", name()},
-            {"dim", setup_.dim},
-            {"generation", generation_},
-            {"population", pop::json_matrix(population_)},
-            {"fitness", pop::json_vector(fitness_)},
-            {"random", rng_.state()},
-            {"pending", pop::json_matrix(pending_)}};
-  record_.save_to(j);
-  return j;
+  return state_with({{"population", pop::json_matrix(population_)}, {"fitness", pop::json_vector(fitness_)}});
 }
 
 void PopulationOptimizer::restore(const Json& state) {
-  const std::string me(name());
-  try {
-    pop::check_state(me, state, setup_.dim);
-    Matrix population = pop::matrix_from_json(state.at("population"), setup_.dim);
-    Vector fitness = pop::objective_vector_from_json(state.at("fitness"));
-    Matrix pending = pop::matrix_from_json(state.at("pending"), setup_.dim);
-    const auto generation = pop::count_from_json(state, "generation");
+  restore_with(state, [&](const Json& j, Eigen::Index pending, std::int64_t generation) {
+    Matrix population = pop::matrix_from_json(j.at("population"), setup_.dim);
+    Vector fitness = pop::objective_vector_from_json(j.at("fitness"));
     const Eigen::Index expected = generation == 0 ? mu_ : lambda_;
-    if (population.cols() != mu_ || fitness.size() != mu_ ||
-        (pending.cols() != 0 && pending.cols() != expected))
-      throw OptimizerError(me + ": bad state: the population size differs from the options");
-    pop::Record record;
-    record.restore(state);
-    Random rng = rng_;
-    rng.restore(state.at("random"));
-    population_ = std::move(population);
-    fitness_ = std::move(fitness);
-    pending_ = std::move(pending);
-    generation_ = generation;
-    record_ = std::move(record);
-    rng_ = rng;
-  } catch (const Json::exception& e) {
-    throw OptimizerError(me + ": bad state: " + e.what());
-  }
+    if (population.cols() != mu_ || fitness.size() != mu_ || (pending != 0 && pending != expected))
+      throw OptimizerError(std::string(name()) + ": bad state: the population size differs from the options");
+    return [this, population = std::move(population), fitness = std::move(fitness)]() mutable {
+      population_ = std::move(population);
+      fitness_ = std::move(fitness);
+    };
+  });
 }
 
 // ---- ga ---------------------------------------------------------------------------------

@@ -16,7 +16,7 @@
 
 #include <utility>
 
-#include "optimizer_util.h"
+#include "sampler.h"
 
 namespace tb::opt {
 
@@ -28,35 +28,25 @@ std::pair<Vector, Vector> sbx_crossover(const Vector& a, const Vector& b, double
 void polynomial_mutation(Vector& x, double low, double high, double eta, double prob, Random& rng);
 
 // The population, its objective values and the generation loop shared by both GAs.
-class PopulationOptimizer : public Optimizer {
+class PopulationOptimizer : public pop::Sampler {
  public:
   Matrix ask() override;
   void tell(const Matrix& X, const Vector& f) override;
-  std::vector<std::string> stop() const override;
-  Vector best_x() const override { return record_.best_x; }
-  double best_f() const override { return record_.best_f; }
-  std::int64_t evaluations() const override { return record_.evaluations; }
   double spread() const override;  // the mean per-coordinate std. dev. of the population
   Json state() const override;
   void restore(const Json& state) override;
 
   const Matrix& population() const { return population_; }
   const Vector& fitness() const { return fitness_; }
-  std::int64_t generation() const { return generation_; }
 
  protected:
   PopulationOptimizer(const OptimizerSetup& setup, int mu, int lambda);
   virtual Matrix breed() = 0;                                     // (dim, lambda) offspring
   virtual void survive(const Matrix& X, const Vector& f) = 0;    // merge told offspring
 
-  OptimizerSetup setup_;
   int mu_, lambda_;
   Matrix population_;  // (dim, mu)
-  Vector fitness_;     // (mu), +inf before generation 0 is told
-  std::int64_t generation_ = 0;
-  pop::Record record_;
-  Random rng_;
-  Matrix pending_;  // (dim, mu or lambda) asked and not yet told, or (dim, 0)
+  Vector fitness_;     // (mu), +inf before generation 0 is told; pending_ holds mu or lambda
 };
 
 struct GaParams {

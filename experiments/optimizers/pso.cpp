@@ -72,9 +72,8 @@ SwarmParams SwarmParams::article1(const OptimizerSetup& setup) {
 }
 
 ParticleSwarm::ParticleSwarm(const OptimizerSetup& setup, const SwarmParams& params)
-    : setup_(setup), params_(params), x_(setup.dim, params.swarm), v_(setup.dim, params.swarm),
-      pf_(Vector::Constant(params.swarm, pop::kInf)), rng_(Random::from_seed(setup.seed)),
-      pending_(setup.dim, 0) {
+    : pop::Sampler(setup), params_(params), x_(setup.dim, params.swarm), v_(setup.dim, params.swarm),
+      pf_(Vector::Constant(params.swarm, pop::kInf)) {
   const SwarmParams& s = params_;
   for (Eigen::Index i = 0; i < x_.cols(); ++i)
     for (Eigen::Index d = 0; d < x_.rows(); ++d) {
@@ -178,60 +177,38 @@ void ParticleSwarm::tell(const Matrix& X, const Vector& f) {
   pending_.resize(setup_.dim, 0);
 }
 
-std::vector<std::string> ParticleSwarm::stop() const {
-  return pop::budget_stop(setup_, record_.evaluations);
-}
-
 double ParticleSwarm::spread() const { return pop::mean_coordinate_std(x_); }
 
 Json ParticleSwarm::state() const {
-  Json j = {{"optimizer", name()},
-            {"dim", setup_.dim},
-            {"generation", generation_},
-            {"positions", pop::json_matrix(x_)},
-            {"velocities", pop::json_matrix(v_)},
-            {"pbest", pop::json_matrix(p_)},
-            {"pbest_f", pop::json_vector(pf_)},
-            {"informs", informs_},
-            {"random", rng_.state()},
-            {"pending", pop::json_matrix(pending_)}};
-  record_.save_to(j);
-  return j;
+  return state_with({{"positions", pop::json_matrix(x_)},
+                     {"velocities", pop::json_matrix(v_)},
+                     {"pbest", pop::json_matrix(p_)},
+                     {"pbest_f", pop::json_vector(pf_)},
+                     {"informs", informs_}});
 }
 
 void ParticleSwarm::restore(const Json& state) {
-  const std::string me(name());
-  try {
-    pop::check_state(me, state, setup_.dim);
-    Matrix x = pop::matrix_from_json(state.at("positions"), setup_.dim);
-    Matrix v = pop::matrix_from_json(state.at("velocities"), setup_.dim);
-    Matrix p = pop::matrix_from_json(state.at("pbest"), setup_.dim);
-    Vector pf = pop::objective_vector_from_json(state.at("pbest_f"));
-    auto informs = state.at("informs").get<std::vector<int>>();
-    Matrix pending = pop::matrix_from_json(state.at("pending"), setup_.dim);
+  restore_with(state, [&](const Json& j, Eigen::Index pending, std::int64_t) {
+    Matrix x = pop::matrix_from_json(j.at("positions"), setup_.dim);
+    Matrix v = pop::matrix_from_json(j.at("velocities"), setup_.dim);
+    Matrix p = pop::matrix_from_json(j.at("pbest"), setup_.dim);
+    Vector pf = pop::objective_vector_from_json(j.at("pbest_f"));
+    auto informs = j.at("informs").get<std::vector<int>>();
     const Eigen::Index S = params_.swarm;
     const auto in_swarm = [&](int t) { return t >= 0 && t < S; };
     const bool ok = x.cols() == S && v.cols() == S && p.cols() == S && pf.size() == S &&
-                    informs.size() == informs_.size() &&
-                    std::all_of(informs.begin(), informs.end(), in_swarm) &&
-                    (pending.cols() == 0 || pending.cols() == S);
-    if (!ok) throw OptimizerError(me + ": bad state: the swarm size differs from the options");
-    pop::Record record;
-    record.restore(state);
-    Random rng = rng_;
-    rng.restore(state.at("random"));
-    generation_ = pop::count_from_json(state, "generation");
-    x_ = std::move(x);
-    v_ = std::move(v);
-    p_ = std::move(p);
-    pf_ = std::move(pf);
-    informs_ = std::move(informs);
-    pending_ = std::move(pending);
-    record_ = std::move(record);
-    rng_ = rng;
-  } catch (const Json::exception& e) {
-    throw OptimizerError(me + ": bad state: " + e.what());
-  }
+                    informs.size() == informs_.size() && std::all_of(informs.begin(), informs.end(), in_swarm) &&
+                    (pending == 0 || pending == S);
+    if (!ok) throw OptimizerError(std::string(name()) + ": bad state: the swarm size differs from the options");
+    return [this, x = std::move(x), v = std::move(v), p = std::move(p), pf = std::move(pf),
+            informs = std::move(informs)]() mutable {
+      x_ = std::move(x);
+      v_ = std::move(v);
+      p_ = std::move(p);
+      pf_ = std::move(pf);
+      informs_ = std::move(informs);
+    };
+  });
 }
 
 std::unique_ptr<Optimizer> make_pso(const OptimizerSetup& setup) {

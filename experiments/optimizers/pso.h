@@ -10,7 +10,7 @@
 // best topology, v = w v + c1 r1 (p - x) + c2 r2 (g - x) per component, velocity clamp.
 #pragma once
 
-#include "optimizer_util.h"
+#include "sampler.h"
 
 namespace tb::opt {
 
@@ -46,17 +46,13 @@ struct SwarmParams {
   static SwarmParams article1(const OptimizerSetup& setup);
 };
 
-class ParticleSwarm final : public Optimizer {
+class ParticleSwarm final : public pop::Sampler {
  public:
   ParticleSwarm(const OptimizerSetup& setup, const SwarmParams& params);
 
   std::string_view name() const override;
   Matrix ask() override;
   void tell(const Matrix& X, const Vector& f) override;
-  std::vector<std::string> stop() const override;
-  Vector best_x() const override { return record_.best_x; }
-  double best_f() const override { return record_.best_f; }
-  std::int64_t evaluations() const override { return record_.evaluations; }
   double spread() const override;  // the mean per-coordinate std. dev. of the positions
   Json state() const override;
   void restore(const Json& state) override;
@@ -72,17 +68,12 @@ class ParticleSwarm final : public Optimizer {
   void move_spso2011();
   void move_inertia_gbest();
 
-  OptimizerSetup setup_;
   SwarmParams params_;
   Matrix x_;          // (dim, swarm) positions
   Matrix v_;          // (dim, swarm) velocities
   Matrix p_;          // (dim, swarm) personal best positions
   Vector pf_;         // (swarm) their values, +inf before the first tell
   std::vector<int> informs_;  // (swarm * K) particle j informs informs_[j * K + k] (spso2011)
-  std::int64_t generation_ = 0;
-  pop::Record record_;
-  Random rng_;
-  Matrix pending_;  // (dim, swarm) asked and not yet told, or (dim, 0)
 };
 
 std::unique_ptr<Optimizer> make_pso(const OptimizerSetup& setup);
