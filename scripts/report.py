@@ -182,6 +182,18 @@ def plot_ecdf(records, report, out):
     return True
 
 
+def returned_note(exp):
+    """The entries whose progress games play other weights than the best candidate (none in older reports)."""
+    mean = [o["label"] for o in exp["optimizers"] if o.get("final") == "mean"]
+    cbmpi = [o["label"] for o in exp["optimizers"] if o["optimizer"] == "cbmpi"]
+    note = ""
+    if mean:
+        note += f" (its distribution's mean for {', '.join(mean)})"
+    if cbmpi:
+        note += f"; for CBMPI ({', '.join(cbmpi)}) the iterate it would return"
+    return note
+
+
 def entry_notes(exp):
     """Entries that train on a proxy board, return their distribution's mean, or learn by CBMPI."""
     notes = []
@@ -333,7 +345,8 @@ def targets_section(report):
           f"Progress is measured the same way for every entry: after the first generation (black-box) or "
           f"period (TD) that ends at or past each 1% of the budget, the weights the run would return at that "
           f"point play the same {prog['games']} fixed progress games, capped at {fmt(prog['max_pieces'], 0)} "
-          f"pieces, greedily.  For a black-box optimizer those weights are its best training candidate so far; "
+          f"pieces, greedily.  For a black-box optimizer those weights are its best training candidate so far"
+          f"{returned_note(exp)}; "
           f"for a TD learner its current weights, without exploration.  Pieces are counted at the record, so "
           f"a target is placed up to 1% of the budget late.  `median pieces` is over the successful runs only "
           f"(one success: that run); aRT = all training pieces of all runs / successes.  External entries "
