@@ -183,7 +183,7 @@ void restore_cbmpi(const std::string& file, cbmpi::Cbmpi& learner, Trained& t) {
     const auto field = [&](const char* key) -> const Json& { return json_member(ck, key, key); };
     if (field("version") != kCbmpiCheckpointVersion) throw InputError("version: unknown version");
     learner.restore(field("learner"));
-    if (!field("records").is_array()) throw InputError("records: expected an array");
+    check_records(field("records"), learner.iterations(), "records");
     t.records = field("records");
     t.seconds = json_real(field("seconds"), 0, 1e300, "seconds");
     t.best_training = json_real(field("best_training"), -1e300, 1e300, "best_training");

@@ -14,21 +14,6 @@ using Json = nlohmann::json;
 // Counters read back are at most 2^62, so that adding a generation's work cannot overflow.
 constexpr std::int64_t kCountLimit = std::int64_t{1} << 62;
 
-// The per-generation records of a checkpoint or result: the columns csv() and the report read.
-void check_records(const Json& records, std::int64_t generations, const std::string& where) {
-  if (!records.is_array() || static_cast<std::int64_t>(records.size()) != generations)
-    throw InputError(where + ": records must be an array of one record per generation");
-  for (const Json& r : records) {
-    for (const char* key : {"generation", "evaluations", "pieces", "games", "capped_games"})
-      json_integer(json_member(r, key, where + ": records"), 0, kCountLimit, where + ": records." + key);
-    for (const char* key : {"best", "gen_best", "gen_mean", "spread", "seconds"}) {
-      const Json& v = json_member(r, key, where + ": records");
-      if (!(v.is_null() && std::string_view(key) == "best"))  // best is null before any generation
-        json_real(v, -HUGE_VAL, HUGE_VAL, where + ": records." + key);
-    }
-    check_progress(r, where + ": records");
-  }
-}
 
 // A held-out board's per-game lines and capped game indices, as heldout_json writes them.
 void check_game_lists(const Json& h, std::int64_t games, const std::string& at) {
@@ -51,6 +36,21 @@ void check_game_lists(const Json& h, std::int64_t games, const std::string& at) 
 }
 
 }  // namespace
+
+void check_records(const Json& records, std::int64_t generations, const std::string& where) {
+  if (!records.is_array() || static_cast<std::int64_t>(records.size()) != generations)
+    throw InputError(where + ": records must be an array of one record per generation");
+  for (const Json& r : records) {
+    for (const char* key : {"generation", "evaluations", "pieces", "games", "capped_games"})
+      json_integer(json_member(r, key, where + ": records"), 0, kCountLimit, where + ": records." + key);
+    for (const char* key : {"best", "gen_best", "gen_mean", "spread", "seconds"}) {
+      const Json& v = json_member(r, key, where + ": records");
+      if (!(v.is_null() && std::string_view(key) == "best"))  // best is null before any generation
+        json_real(v, -HUGE_VAL, HUGE_VAL, where + ": records." + key);
+    }
+    check_progress(r, where + ": records");
+  }
+}
 
 Json blackbox_checkpoint_json(const BlackboxCheckpoint& ck, const Optimizer& opt) {
   return {{"version", kCheckpointVersion},

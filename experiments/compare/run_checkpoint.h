@@ -35,6 +35,10 @@ BlackboxCheckpoint restore_blackbox_checkpoint(const nlohmann::json& j, const Ex
 
 // Throws InputError unless `r` is the result.json of entry `spec_index`, run `run` of `c`
 // with every field the report reads.
+// The per-generation records of a checkpoint or result (the columns csv() and the report read):
+// an array of `generations` records, each count and number in range; InputError naming `where`.
+void check_records(const nlohmann::json& records, std::int64_t generations, const std::string& where);
+
 void check_run_result(const nlohmann::json& r, const ExperimentConfig& c, int spec_index, int run,
                       const std::string& where);
 
