@@ -217,6 +217,10 @@ TEST(CbmpiConfig, OptionErrors) {
   expect_option_error({{"policy_features", "nope"}}, "unknown feature set 'nope'");
   expect_option_error({{"policy_features", 3}}, "cbmpi option 'policy_features' must be a feature set name");
   expect_option_error({{"value_features", "dt"}}, "has the move feature 'landing_height'");
+  expect_option_error({{"select_games", 3}}, "'select_max_pieces' must be set");
+  expect_option_error({{"select_games", -1}}, "cbmpi option 'select_games'");
+  expect_option_error({{"select_games", 10'000}, {"select_max_pieces", 1'000'000'000'000'000}},
+                      "select_games x select_max_pieces must be at most");
   Rules two_ply = research(10, 10);
   two_ply.lookahead = 1;
   expect_option_error(Json::object(), "cbmpi needs drop placements and one-piece decisions", two_ply);

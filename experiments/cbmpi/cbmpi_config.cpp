@@ -72,6 +72,9 @@ CbmpiConfig make_cbmpi_config(const Json& options, const Rules& rules, std::uint
   c.select_max_pieces = integer(o, "select_max_pieces", 0, limits::kMaxPieces);
   if (c.select_games > 0 && c.select_max_pieces == 0)
     throw InputError(option("select_max_pieces") + " must be set (a piece cap) when select_games is");
+  // The iteration bound adds select_games x select_max_pieces: keep it a valid budget.
+  if (c.select_games > 0 && c.select_max_pieces > limits::kMaxPieces / c.select_games)
+    throw InputError("cbmpi: select_games x select_max_pieces must be at most " + std::to_string(limits::kMaxPieces));
   if (c.cmaes_lambda == 1) throw InputError(option("cmaes_lambda") + " must be 0 (the default) or at least 2");
   if (!find_feature_set(c.policy_features))
     throw InputError(option("policy_features") + ": unknown feature set '" + c.policy_features + "'");
