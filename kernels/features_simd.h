@@ -4,7 +4,7 @@
 // Include only from a per-architecture translation unit (features_<isa>.cpp), which is
 // compiled with that instruction set's flags.  Everything here has internal linkage so that
 // no function compiled for AVX-512 can be picked by the linker for the portable build.
-// (engine/search/drop_scorer_simd.h uses Lanes too.)
+// (engine/search/drop_pass/ uses Lanes too.)
 //
 // Bit-parallel forms (docs/features.md): holes = h - popcount(col); hole_depth =
 // popcount(col & (col + 1)) (the filled cells above the lowest empty one); wells and

@@ -39,7 +39,7 @@ inline Board random_board(CounterRng& rng, Geometry g, int top) {
 // A random board whose wall height is at most `top` and whose columns each hold at most one
 // run of holes: filled below their top but for one run of random rows, which the mostly full
 // neighbours make well cells (the drop scorer weighs those by the run's first row alone unless
-// some column has two runs: engine/search/drop_scorer_simd.h, lowest_run).  With `second`, one
+// some column has two runs: engine/search/drop_pass/columns.h, lowest_run).  With `second`, one
 // random column gets a second run.
 inline Board random_board_one_run(CounterRng& rng, Geometry g, int top, bool second = false) {
   Board b;

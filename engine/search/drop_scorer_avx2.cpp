@@ -1,6 +1,6 @@
 // The drop scorer's vector passes, one per board width and rating family (kDropWidths,
 // kDropFamilies), compiled for avx2 (per-file flags: engine/search/CMakeLists.txt).
-#include "drop_scorer_simd.h"
+#include "drop_pass/passes.h"
 
 namespace tb {
 

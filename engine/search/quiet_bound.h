@@ -5,7 +5,7 @@
 // A quiet placement (drop_scorer.h: it clears no row and its top stays at or below
 // quiet_top) adds one run of cells to each column it covers, starting gap >= 0 rows above
 // the column's top, and changes nothing else.  Each feature then stays inside a range set by
-// the board's value (every range below follows from drop_scorer_simd.h's incremental forms):
+// the board's value (every range below follows from drop_pass/pass.h's incremental forms):
 //   row transitions   rt + sides - 2 x (sides facing a filled cell)  in [rt - S, rt + S], S the
 //                     piece's most cell sides facing a non-piece cell in a row
 //   col transitions   ct + 2 per column with gap > 0          in [ct, ct + 8]
