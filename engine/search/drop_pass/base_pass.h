@@ -30,7 +30,8 @@ void DropPass<A, Narrow, RareOnly, Family, Width>::column_pass(Totals& t, const 
   const int W = this->W();
   alignas(64) std::int32_t local_h[kPadded];
   std::int32_t* hs = Keep ? h_ : local_h;
-  ColumnSums s{W, groups(), U(rows_)};
+  const ColumnInputs in{W, groups(), U(rows_)};
+  ColumnSums s;
   // Below 16 lanes the heights' sum and maximum are folded in the loop (16 lanes: the board
   // fits one vector, reduce_one_vector, up to 12 columns).
   alignas(64) std::int32_t lane_index[N];
@@ -41,37 +42,37 @@ void DropPass<A, Narrow, RareOnly, Family, Width>::column_pass(Totals& t, const 
     const U* v = lcr ? lcr + 3 * ((j - 1) / N) : nullptr;
     const U l = v ? v[0] : loadu(col + j - 1), c = v ? v[1] : loadu(col + j);
     const U r = v ? v[2] : loadu(col + j + 1);
-    column_step<Keep>(s, j, l, c, r, hs, lane_index);
+    column_step<Keep>(s, in, j, l, c, r, hs, lane_index);
   }
   if constexpr (Keep && L::kBytes && !L::kNativePopcnt) {
-    multi_runs_ = (s.groups & G_WELLS) && !L::none(s.higher_holes);
+    multi_runs_ = (in.groups & G_WELLS) && !L::none(s.higher_holes);
     if (multi_runs_)  // the run planes of every column, for the well cells in higher runs
       for (int j = 1; j < W + kPad + 1; j += N) {
         const U* v = lcr ? lcr + 3 * ((j - 1) / N) : nullptr;
         const U c = v ? v[1] : loadu(col + j);
         U planes[kRunPlanes];
-        run_planes<L>(c, L::bit_width(c), s.rows, planes);
+        run_planes<L>(c, L::bit_width(c), in.rows, planes);
         for (int p = 0; p < kRunPlanes; ++p) planes[p].store_unaligned(planes_[p] + j);
       }
   }
-  column_totals<Keep>(s, hs, t);
+  column_totals<Keep>(s, in, hs, t);
 }
 
 // column_pass's step at padded indices j .. j + N - 1: columns l (left neighbours), c and r
 // (right neighbours) into the running sums.
 template <class A, class Narrow, bool RareOnly, std::uint32_t Family, int Width>
 template <bool Keep>
-void DropPass<A, Narrow, RareOnly, Family, Width>::column_step(ColumnSums& s, int j, U l, U c, U r, std::int32_t* hs,
-                                                               const std::int32_t* lane_index) {
-  const U rows = s.rows;
-  const std::uint32_t groups = s.groups;
+void DropPass<A, Narrow, RareOnly, Family, Width>::column_step(ColumnSums& s, const ColumnInputs& in, int j, U l, U c,
+                                                               U r, std::int32_t* hs, const std::int32_t* lane_index) {
+  const U rows = in.rows;
+  const std::uint32_t groups = in.groups;
   const U h = L::bit_width(c), filled_part = L::part(c), filled = L::total(filled_part);
   s.last_h = h;
   s.last_c = c;
   L::as_int(h).store_unaligned(hs + j);
   if constexpr (N < 16) {
     const I index = I::load_aligned(lane_index) + I(j);  // padded index: columns kPad .. W + kPad - 1
-    const I column_h = xsimd::select((index >= I(kPad)) & (index < I(s.W + kPad)), L::as_int(h), I(0));
+    const I column_h = xsimd::select((index >= I(kPad)) & (index < I(in.W + kPad)), L::as_int(h), I(0));
     s.agg_h = s.agg_h + column_h;
     s.max_h = xsimd::max(s.max_h, column_h);
   }
@@ -84,7 +85,7 @@ void DropPass<A, Narrow, RareOnly, Family, Width>::column_step(ColumnSums& s, in
   s.hole_rows = s.hole_rows | hole_cells;
   s.rt = s.rt + L::part((l ^ c) & rows);
   if (groups & G_WELLS) {
-    const U w = column_wells<Keep>(j, l, c, r, h, hole_cells, s);
+    const U w = column_wells<Keep>(j, l, c, r, h, hole_cells, rows, s);
     s.wells = s.wells + w;
     if (Keep) w.store_unaligned(wells_ + j);
   }
@@ -99,9 +100,8 @@ void DropPass<A, Narrow, RareOnly, Family, Width>::column_step(ColumnSums& s, in
 // The wells of column_step's columns c of heights h.
 template <class A, class Narrow, bool RareOnly, std::uint32_t Family, int Width>
 template <bool Keep>
-auto DropPass<A, Narrow, RareOnly, Family, Width>::column_wells(int j, U l, U c, U r, U h, U hole_cells,
+auto DropPass<A, Narrow, RareOnly, Family, Width>::column_wells(int j, U l, U c, U r, U h, U hole_cells, U rows,
                                                                 ColumnSums& s) -> U {
-  const U rows = s.rows;
   const U cells = l & r & ~c & rows;
   if constexpr (L::kBytes && !L::kNativePopcnt) {
     // Byte-table popcounts: a well cell at row r weighs r - s + 1, s the first row of its run
@@ -146,8 +146,9 @@ auto DropPass<A, Narrow, RareOnly, Family, Width>::column_wells(int j, U l, U c,
 // 29 transitions, 28 holes or cells, or 406 well cells).
 template <class A, class Narrow, bool RareOnly, std::uint32_t Family, int Width>
 template <bool Keep>
-void DropPass<A, Narrow, RareOnly, Family, Width>::column_totals(ColumnSums& s, const std::int32_t* hs, Totals& t) {
-  const int W = s.W;
+void DropPass<A, Narrow, RareOnly, Family, Width>::column_totals(ColumnSums& s, const ColumnInputs& in, const std::int32_t* hs,
+                                                                 Totals& t) {
+  const int W = in.W;
   s.ct = L::total(s.ct);
   s.depth = L::total(s.depth);
   s.rt = L::total(s.rt);
@@ -172,7 +173,7 @@ void DropPass<A, Narrow, RareOnly, Family, Width>::column_totals(ColumnSums& s, 
       t.max = std::max(t.max, hs[c + kPad]);
     }
   }
-  if (s.groups & (G_BUMPINESS | G_DIVERSITY)) {
+  if (in.groups & (G_BUMPINESS | G_DIVERSITY)) {
     if (Keep) {
       fill_lanes(bump_, 0);
       fill_lanes(div_, Word{0});

@@ -180,11 +180,14 @@ class DropPass {
 
   // --- base_pass.h: the base board -------------------------------------------------------
   // The column pass's inputs, read once (column_step's stores might alias the members they come
-  // from), and its running sums, per lane.
+  // from).
+  struct ColumnInputs {
+    int W;
+    std::uint32_t groups;
+    U rows;
+  };
+  // The column pass's running sums, per lane.
   struct ColumnSums {
-    const int W;
-    const std::uint32_t groups;
-    const U rows;
     U ct{0u}, holes{0u}, depth{0u}, rt{0u}, wells{0u}, fast{0u}, hole_rows{0u};
     U last_h{0u}, last_c{0u};  // the heights and words of the last vector: the whole board's when it fits one
     U higher_holes{0u};        // (byte-table wells, Keep) the holes above each column's lowest run
@@ -193,17 +196,18 @@ class DropPass {
   template <bool Keep>
   void column_pass(Totals& t, const Word* col, const U* lcr = nullptr);
   template <bool Keep>
-  [[gnu::always_inline]] void column_step(ColumnSums& s, int j, U l, U c, U r, std::int32_t* hs, const std::int32_t* lane_index);
+  [[gnu::always_inline]] void column_step(ColumnSums& s, const ColumnInputs& in, int j, U l, U c, U r, std::int32_t* hs,
+                                          const std::int32_t* lane_index);
   template <bool Keep>
-  [[gnu::always_inline]] U column_wells(int j, U l, U c, U r, U h, U hole_cells, ColumnSums& s);
+  [[gnu::always_inline]] U column_wells(int j, U l, U c, U r, U h, U hole_cells, U rows, ColumnSums& s);
   template <bool Keep>
-  [[gnu::always_inline]] void column_totals(ColumnSums& s, const std::int32_t* hs, Totals& t);
+  [[gnu::always_inline]] void column_totals(ColumnSums& s, const ColumnInputs& in, const std::int32_t* hs, Totals& t);
   void load_base(const Board& b);
   [[gnu::always_inline]] void load_base_in_memory(const Board& b, bool features);
 
   // --- registers.h: the board in one AVX-512 or two AVX2 registers --------------------------
   void reduce_one_vector(U ct_holes, U depth_rt, U wells_fast, U hole_rows, U c, U h, bool keep, Totals& t);
-  void load_base_in_one_register(const Board& b, bool features);
+  [[gnu::always_inline]] void load_base_in_one_register(const Board& b, bool features);
   void load_base_in_two_registers(const Board& b, bool features);
   bool rare_in_registers(Placement pl, int k, Word full, Move& m, Totals& t);
   bool rare_in_two_registers(Placement pl, int k, Word full, Move& m, Totals& t);

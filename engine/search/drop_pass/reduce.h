@@ -33,15 +33,20 @@ int DropPass<A, Narrow, RareOnly, Family, Width>::argmax(const double* s, int co
 
 // score[k0 + l] = sum over terms of weight x value of lane l, in term order, for lanes 0 .. M -
 // 1 (TermSums).  Then the rare candidates among lanes 0 .. n - 1 through rare_score, and lanes
-// 0 .. n - 1 folded into the running best.
+// 0 .. n - 1 folded into the running best.  The loop over the terms is here, not in TermSums:
+// there clang unrolled it with an exit test per term (perf-gate avx2 +0.3% instructions).
 template <class A, class Narrow, bool RareOnly, std::uint32_t Family, int Width>
 template <int M>
 void DropPass<A, Narrow, RareOnly, Family, Width>::sum_terms(int k0, int n, std::uint64_t rare, PlyCarry carry,
                                                              DropScores& out) {
   double* s = out.score.data() + k0;
   TermSums<M> sum;
-  if (TermSums<M>::kIntegral && r_.integral) sum.integral_terms(r_, vals_);  // (integral_weights)
-  else sum.float_terms(r_, vals_);
+  if (TermSums<M>::kIntegral && r_.integral) {  // (integral_weights)
+    sum.integral_terms(r_, vals_);
+  } else {
+#pragma GCC unroll 2
+    for (int t = 0; t < r_.term_count; ++t) sum.add_term(r_.terms[t].weight, vals_[r_.terms[t].slot]);
+  }
   sum.store(s);
   if (rare) {  // their ratings replace the lanes' sums
     rate_rare(k0, rare, carry, out);

@@ -229,6 +229,7 @@ struct BestLanes {
 // loop without intrinsics.  8 lanes a vector with AVX-512, then 4 (written out: for M = 12
 // GCC's vectorizer took 8 lanes in a vector and the last 4 one at a time); without AVX, a loop.
 // kIntegral: integral weights (DropRating::integral) take integer_sums, then one exact product.
+// The loop over the terms is the caller's (DropPass::sum_terms, add_term per term).
 template <int M>
 class TermSums {
   static_assert(M % 4 == 0);
@@ -264,22 +265,17 @@ class TermSums {
     }
   }
 
-  template <std::size_t R>
-  void float_terms(const DropRating& r, const std::int32_t (&vals)[VALUE_SLOT_NB][R]) {
-#pragma GCC unroll 2
-    for (int t = 0; t < r.term_count; ++t) {
-      const double w = r.terms[t].weight;
-      const std::int32_t* v = vals[r.terms[t].slot];
+  // The next term, weight w of the values v (its vals row).
+  void add_term(double w, const std::int32_t* v) {
 #if defined(__AVX512F__)
-      for (int g = 0; g < M8; ++g) {
-        const __m512d x = _mm512_cvtepi32_pd(_mm256_load_si256(reinterpret_cast<const __m256i*>(v + 8 * g)));
-        wide_[g] = _mm512_add_pd(wide_[g], _mm512_mul_pd(_mm512_set1_pd(w), x));
-      }
+    for (int g = 0; g < M8; ++g) {
+      const __m512d x = _mm512_cvtepi32_pd(_mm256_load_si256(reinterpret_cast<const __m256i*>(v + 8 * g)));
+      wide_[g] = _mm512_add_pd(wide_[g], _mm512_mul_pd(_mm512_set1_pd(w), x));
+    }
 #endif
-      for (int g = 0; g < M4; ++g) {
-        const __m256d x = _mm256_cvtepi32_pd(_mm_load_si128(reinterpret_cast<const __m128i*>(v + 8 * M8 + 4 * g)));
-        narrow_[g] = _mm256_add_pd(narrow_[g], _mm256_mul_pd(_mm256_set1_pd(w), x));
-      }
+    for (int g = 0; g < M4; ++g) {
+      const __m256d x = _mm256_cvtepi32_pd(_mm_load_si128(reinterpret_cast<const __m128i*>(v + 8 * M8 + 4 * g)));
+      narrow_[g] = _mm256_add_pd(narrow_[g], _mm256_mul_pd(_mm256_set1_pd(w), x));
     }
   }
 
@@ -325,13 +321,8 @@ class TermSums {
   template <std::size_t R>
   void integral_terms(const DropRating&, const std::int32_t (&)[VALUE_SLOT_NB][R]) {}
 
-  template <std::size_t R>
-  void float_terms(const DropRating& r, const std::int32_t (&vals)[VALUE_SLOT_NB][R]) {
-    for (int t = 0; t < r.term_count; ++t) {
-      const double w = r.terms[t].weight;
-      const std::int32_t* v = vals[r.terms[t].slot];
-      for (int l = 0; l < M; ++l) acc_[l] += w * v[l];
-    }
+  void add_term(double w, const std::int32_t* v) {
+    for (int l = 0; l < M; ++l) acc_[l] += w * v[l];
   }
 
   void store(double* s) const {
