@@ -146,8 +146,8 @@ auto DropPass<A, Narrow, RareOnly, Family, Width>::column_wells(int j, U l, U c,
 // 29 transitions, 28 holes or cells, or 406 well cells).
 template <class A, class Narrow, bool RareOnly, std::uint32_t Family, int Width>
 template <bool Keep>
-void DropPass<A, Narrow, RareOnly, Family, Width>::column_totals(ColumnSums& s, const ColumnInputs& in, const std::int32_t* hs,
-                                                                 Totals& t) {
+void DropPass<A, Narrow, RareOnly, Family, Width>::column_totals(ColumnSums& s, const ColumnInputs& in,
+                                                                 const std::int32_t* hs, Totals& t) {
   const int W = in.W;
   s.ct = L::total(s.ct);
   s.depth = L::total(s.depth);

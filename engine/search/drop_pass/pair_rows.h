@@ -14,8 +14,9 @@ namespace {
 // then 3's row: the running best sees the candidates in their order, as it must for the first
 // highest to win a tie.  Returns the piece's candidate count, or 0 (none rated) without them.
 template <class A, class Narrow, bool RareOnly, std::uint32_t Family, int Width>
-int DropPass<A, Narrow, RareOnly, Family, Width>::pair_rows([[maybe_unused]] const PieceShapes& shapes, [[maybe_unused]] int quiet,
-              [[maybe_unused]] PlyCarry carry, [[maybe_unused]] DropScores& out) {
+int DropPass<A, Narrow, RareOnly, Family, Width>::pair_rows([[maybe_unused]] const PieceShapes& shapes,
+                                                          [[maybe_unused]] int quiet, [[maybe_unused]] PlyCarry carry,
+                                                          [[maybe_unused]] DropScores& out) {
   if constexpr (kPairs) {
     if (!paired<kPairWidth>(piece_) || mode_ != DropMode::all) return 0;
     constexpr int n = Width - kPairWidth + 1;  // 8
@@ -36,7 +37,8 @@ int DropPass<A, Narrow, RareOnly, Family, Width>::pair_rows([[maybe_unused]] con
 // .. k + 7 of orientation 0, summed as sum_terms does, their rare ones through rate_rare, then
 // folded into the running best; lanes 8-15 (orientation 2's) are summed too and wait in pair_.
 template <class A, class Narrow, bool RareOnly, std::uint32_t Family, int Width>
-void DropPass<A, Narrow, RareOnly, Family, Width>::score_pair(int k, std::uint64_t rare, PlyCarry carry, DropScores& out) {
+void DropPass<A, Narrow, RareOnly, Family, Width>::score_pair(int k, std::uint64_t rare, PlyCarry carry,
+                                                            DropScores& out) {
   __m512d sum[2] = {_mm512_setzero_pd(), _mm512_setzero_pd()};
   if (r_.integral) {  // (as sum_terms)
     __m256i whole[2];

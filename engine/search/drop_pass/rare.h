@@ -134,7 +134,8 @@ double DropPass<A, Narrow, RareOnly, Family, Width>::rare_sum(const Move& m, con
 // bits), the rare ones rated, the quiet ones -infinity.
 template <class A, class Narrow, bool RareOnly, std::uint32_t Family, int Width>
 template <class V, int Wd>
-int DropPass<A, Narrow, RareOnly, Family, Width>::rare_row(const Orientation& o, int k, int quiet, PlyCarry carry, DropScores& out) {
+int DropPass<A, Narrow, RareOnly, Family, Width>::rare_row(const Orientation& o, int k, int quiet, PlyCarry carry,
+                                                         DropScores& out) {
   using U = typename V::U;
   using I = typename V::I;
   const int n = W() - Wd + 1;
@@ -160,7 +161,8 @@ int DropPass<A, Narrow, RareOnly, Family, Width>::rare_row(const Orientation& o,
 
 // The rare candidates of one orientation (bits of `rare`, from candidate k0) through rare_score.
 template <class A, class Narrow, bool RareOnly, std::uint32_t Family, int Width>
-void DropPass<A, Narrow, RareOnly, Family, Width>::rate_rare(int k0, std::uint64_t rare, PlyCarry carry, DropScores& out) {
+void DropPass<A, Narrow, RareOnly, Family, Width>::rate_rare(int k0, std::uint64_t rare, PlyCarry carry,
+                                                           DropScores& out) {
   double* s = out.score.data() + k0;
   out.rare |= rare << k0;
   for (; rare; rare &= rare - 1) {

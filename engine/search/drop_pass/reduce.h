@@ -60,7 +60,8 @@ void DropPass<A, Narrow, RareOnly, Family, Width>::sum_terms(int k0, int n, std:
 // arrays run kDropLanes past the last candidate); rare candidates through rare_score.  Forced
 // inline: with integral_weights' second path clang kept it out of line, a call per row.
 template <class A, class Narrow, bool RareOnly, std::uint32_t Family, int Width>
-void DropPass<A, Narrow, RareOnly, Family, Width>::score(int k0, int n, std::uint64_t rare, PlyCarry carry, DropScores& out) {
+void DropPass<A, Narrow, RareOnly, Family, Width>::score(int k0, int n, std::uint64_t rare, PlyCarry carry,
+                                                       DropScores& out) {
   switch ((n + 3) / 4) {
     case 1: sum_terms<4>(k0, n, rare, carry, out); break;
     case 2: sum_terms<8>(k0, n, rare, carry, out); break;

@@ -42,8 +42,9 @@ std::uint64_t DropPass<A, Narrow, RareOnly, Family, Width>::tail_row(const Orien
 // tv (kTailSlot's order) and its holes and wall height.
 template <class A, class Narrow, bool RareOnly, std::uint32_t Family, int Width>
 template <int Wd>
-bool DropPass<A, Narrow, RareOnly, Family, Width>::tail(const Orientation& o, const TailShape& tc, int sides, int k, int x,
-          int quiet, std::int32_t (&tv)[kTailSlots], DropScores& out) {
+bool DropPass<A, Narrow, RareOnly, Family, Width>::tail(const Orientation& o, const TailShape& tc, int sides, int k,
+                                                     int x, int quiet, std::int32_t (&tv)[kTailSlots],
+                                                     DropScores& out) {
   const int base = kPad + x;
   int y = 0, h[Wd];
   for (int i = 0; i < Wd; ++i) {
