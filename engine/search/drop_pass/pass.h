@@ -186,12 +186,16 @@ class DropPass {
     std::uint32_t groups;
     U rows;
   };
-  // The column pass's running sums, per lane.
+  // The column pass's running sums, per lane, all lanes 0.  Initialized as U(0u), never U{0u}:
+  // braces pick xsimd::batch's std::initializer_list constructor, which reads `size` elements
+  // from a list of one (lanes 1 .. N - 1 read stack past the list: undefined behaviour, which
+  // clang's code happened to survive and GCC 12's AVX-512 pass did not).  The pass before the
+  // split (drop_scorer_simd.h) used parentheses, U ct(0u), in locals.
   struct ColumnSums {
-    U ct{0u}, holes{0u}, depth{0u}, rt{0u}, wells{0u}, fast{0u}, hole_rows{0u};
-    U last_h{0u}, last_c{0u};  // the heights and words of the last vector: the whole board's when it fits one
-    U higher_holes{0u};        // (byte-table wells, Keep) the holes above each column's lowest run
-    I agg_h{0}, max_h{0};      // (below 16 lanes) the heights' sum and maximum
+    U ct = U(0u), holes = U(0u), depth = U(0u), rt = U(0u), wells = U(0u), fast = U(0u), hole_rows = U(0u);
+    U last_h = U(0u), last_c = U(0u);  // the heights and words of the last vector: the whole board's when it fits one
+    U higher_holes = U(0u);            // (byte-table wells, Keep) the holes above each column's lowest run
+    I agg_h = I(0), max_h = I(0);      // (below 16 lanes) the heights' sum and maximum
   };
   template <bool Keep>
   void column_pass(Totals& t, const Word* col, const U* lcr = nullptr);
