@@ -50,6 +50,16 @@ TEST(CbmpiLoss, HandComputed) {
   EXPECT_EQ(classification_loss(t, b), 7.0 / 3.0);
 }
 
+// States of DT-20 on 10x10: `games` games capped at `max_pieces`, one state every `every` pieces.
+std::vector<RolloutState> dt20_states(const Policy& dt20, std::int64_t max_pieces, std::int64_t games,
+                                      std::int64_t every) {
+  Searcher searcher(dt20, research(10, 10), best_kernel().kernel);
+  GameConfig game;
+  game.rules = research(10, 10);
+  game.max_pieces = max_pieces;
+  return sample_states(searcher, game, games, every);
+}
+
 // The table's features rate the placements as the engine does: its greedy action is the
 // searcher's move on every sampled state of DT-20 on 10x10.
 TEST(CbmpiLoss, TableAgreesWithTheSearcher) {
@@ -79,11 +89,7 @@ TEST(CbmpiLoss, TableIsTheSameOnOneAndTwoThreads) {
   const Rules rules = research(10, 10);
   const Policy dt20 = load_policy("dt20");
   const FeatureKernel kernel = best_kernel().kernel;
-  Searcher searcher(dt20, rules, kernel);
-  GameConfig game;
-  game.rules = rules;
-  game.max_pieces = 400;
-  const auto states = sample_states(searcher, game, 4, 1);
+  const auto states = dt20_states(dt20, 400, 4, 1);
   ASSERT_GT(states.size(), 1100u);
   const ActionTable a = action_table(*dt20.features, rules, states, kernel, 1);
   const ActionTable b = action_table(*dt20.features, rules, states, kernel, 2);
