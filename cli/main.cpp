@@ -144,8 +144,8 @@ void add_learn(CLI::App& app, tb::LearnOptions& o, LearnFlags& f) {
                   "Checkpoint file, written every record (cbmpi: every iteration); resumes from it if it exists");
   cmd->add_option("--cbmpi-options", o.cbmpi_options,
                   "cbmpi's options as a JSON object: states, rollout_length, rollouts_per_action, sample_every, "
-                  "policy_features, value_features, ridge, cmaes_lambda, cmaes_generations, cmaes_sigma0 "
-                  "(experiments/cbmpi/cbmpi_config.h)");
+                  "height_pool, policy_features, value_features, value_rbf, ridge, cmaes_lambda, "
+                  "cmaes_generations, cmaes_sigma0, select_games, select_max_pieces (docs/cbmpi.md)");
   cmd->add_option("--log", o.log, "Write the per-period training records (CSV) here");
   tb::add_number<std::int64_t>(cmd, "--record-every", o.record_every, 0, L::kMaxPieces,
                                "Pieces per record and checkpoint, 0 = budget / 100");

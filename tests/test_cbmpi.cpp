@@ -6,6 +6,7 @@
 #include "cbmpi.h"
 #include "cbmpi_classifier.h"
 #include "kernel_variants.h"
+#include "research_rules.h"
 #include "parallel_play.h"
 #include "rng.h"
 #include "state_sample.h"
@@ -15,15 +16,10 @@ namespace {
 
 using Json = nlohmann::json;
 
-Rules research(int w, int h) {
-  Rules r;
-  r.geometry = {w, h};
-  return r;
-}
-
 // Small enough for a few seconds: 6x8, N = 20, M = 1, m = 5.
 CbmpiConfig small(std::uint64_t seed = 7) {
-  return make_cbmpi_config({{"states", 20}, {"rollout_length", 5}, {"cmaes_generations", 8}}, research(6, 8), seed);
+  return make_cbmpi_config({{"states", 20}, {"rollout_length", 5}, {"cmaes_generations", 8}}, research_rules(6, 8),
+                           seed);
 }
 
 // Three states of two weights each (phi in the comments; * marks a game-ending action):
@@ -53,9 +49,9 @@ TEST(CbmpiLoss, HandComputed) {
 // States of DT-20 on 10x10: `games` games capped at `max_pieces`, one state every `every` pieces.
 std::vector<RolloutState> dt20_states(const Policy& dt20, std::int64_t max_pieces, std::int64_t games,
                                       std::int64_t every) {
-  Searcher searcher(dt20, research(10, 10), best_kernel().kernel);
+  Searcher searcher(dt20, research_rules(10, 10), best_kernel().kernel);
   GameConfig game;
-  game.rules = research(10, 10);
+  game.rules = research_rules(10, 10);
   game.max_pieces = max_pieces;
   return sample_states(searcher, game, games, every);
 }
@@ -63,7 +59,7 @@ std::vector<RolloutState> dt20_states(const Policy& dt20, std::int64_t max_piece
 // The table's features rate the placements as the engine does: its greedy action is the
 // searcher's move on every sampled state of DT-20 on 10x10.
 TEST(CbmpiLoss, TableAgreesWithTheSearcher) {
-  const Rules rules = research(10, 10);
+  const Rules rules = research_rules(10, 10);
   const Policy dt20 = load_policy("dt20");
   const FeatureKernel kernel = best_kernel().kernel;
   Searcher searcher(dt20, rules, kernel);
@@ -86,7 +82,7 @@ TEST(CbmpiLoss, TableAgreesWithTheSearcher) {
 
 // More states than one part of the parallel build (512): the same table on 1 and 2 threads.
 TEST(CbmpiLoss, TableIsTheSameOnOneAndTwoThreads) {
-  const Rules rules = research(10, 10);
+  const Rules rules = research_rules(10, 10);
   const Policy dt20 = load_policy("dt20");
   const FeatureKernel kernel = best_kernel().kernel;
   const auto states = dt20_states(dt20, 400, 4, 1);
@@ -136,7 +132,7 @@ TEST(Cbmpi, SelectionReturnsTheBestIterate) {
   const FeatureKernel kernel = best_kernel().kernel;
   const CbmpiConfig config = make_cbmpi_config({{"states", 20}, {"rollout_length", 5}, {"cmaes_generations", 8},
                                                 {"select_games", 3}, {"select_max_pieces", 500}},
-                                               research(6, 8), 7);
+                                               research_rules(6, 8), 7);
   Cbmpi l(config, kernel);
   double best = -1;
   std::vector<double> best_w;
@@ -179,7 +175,7 @@ TEST(Cbmpi, IterationsStayWithinTheirBound) {
     Cbmpi l(make_cbmpi_config({{"states", 30}, {"rollout_length", 4}, {"rollouts_per_action", 2},
                                {"sample_every", every}, {"cmaes_generations", 4}, {"select_games", select},
                                {"select_max_pieces", 400}},
-                              research(6, 8), 3),
+                              research_rules(6, 8), 3),
             best_kernel().kernel);
     // 30 x every sampled pieces + 30 states x 18 placements (T, J, L on 6 columns: 4 + 5 + 4 + 5)
     // x 2 x 5 + the selection games' caps.
@@ -198,7 +194,7 @@ TEST(Cbmpi, IterationsStayWithinTheirBound) {
   }
 }
 
-void expect_option_error(const Json& options, const std::string& needle, Rules rules = research(10, 10)) {
+void expect_option_error(const Json& options, const std::string& needle, Rules rules = research_rules(10, 10)) {
   try {
     make_cbmpi_config(options, rules, 1);
     ADD_FAILURE() << "accepted " << options.dump();
@@ -227,11 +223,11 @@ TEST(CbmpiConfig, OptionErrors) {
   expect_option_error({{"select_games", -1}}, "cbmpi option 'select_games'");
   expect_option_error({{"select_games", 10'000}, {"select_max_pieces", 1'000'000'000'000'000}},
                       "select_games x select_max_pieces must be at most");
-  Rules two_ply = research(10, 10);
+  Rules two_ply = research_rules(10, 10);
   two_ply.lookahead = 1;
   expect_option_error(Json::object(), "cbmpi needs drop placements and one-piece decisions", two_ply);
-  EXPECT_THROW(make_cbmpi_config(Json::array(), research(10, 10), 1), InputError);
-  const CbmpiConfig d = make_cbmpi_config(Json::object(), research(10, 20), 1);
+  EXPECT_THROW(make_cbmpi_config(Json::array(), research_rules(10, 10), 1), InputError);
+  const CbmpiConfig d = make_cbmpi_config(Json::object(), research_rules(10, 20), 1);
   EXPECT_EQ(d.states, 84'000);
   EXPECT_EQ(d.rollout_length, 5);
   EXPECT_EQ(d.rollouts_per_action, 1);

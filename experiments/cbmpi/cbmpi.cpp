@@ -5,45 +5,26 @@
 #include <cmath>
 
 #include "cbmpi_classifier.h"
+#include "cbmpi_rollout_set.h"
+#include "cbmpi_value.h"
 #include "cmaes.h"
 #include "checked_number.h"
 #include "json_fields.h"
 #include "parallel_play.h"
 #include "rng.h"
-#include "state_sample.h"
-#include "value_model.h"
 
 namespace tb::cbmpi {
 namespace {
 
 using Json = nlohmann::json;
-constexpr int kCheckpointVersion = 2;  // 2: the selected iterate
+constexpr int kCheckpointVersion = 3;  // 2: the selected iterate; 3: height_pool and value_rbf
 // States per play_rollouts call: bounds the rollouts held at once (about 23 x M per state)
 // without changing any result.
 constexpr std::int64_t kChunkStates = 1024;
 
-// Step 1: N states from games of `policy`, in game order; adds the pieces played to *pieces.
-std::vector<RolloutState> sample_rollout_set(const Policy& policy, const CbmpiConfig& c, FeatureKernel kernel,
-                                             std::int64_t k, std::int64_t& pieces) {
-  Searcher searcher(policy, c.rules, kernel);
-  GameConfig game;
-  game.rules = c.rules;
-  game.seed = stream_key(c.seed ^ kSampleStream, static_cast<std::uint64_t>(k));
-  std::vector<RolloutState> states;
-  for (std::uint64_t g = 0; static_cast<std::int64_t>(states.size()) < c.states; ++g) {
-    // States come before pieces 0, every, 2 every, ... below the cap: at most the ones missing.
-    game.max_pieces = (c.states - static_cast<std::int64_t>(states.size())) * c.sample_every;
-    std::int64_t played = 0;
-    const auto got = sample_states(searcher, game, 1, c.sample_every, g, &played);
-    states.insert(states.end(), got.begin(), got.end());
-    pieces += played;
-  }
-  return states;
-}
-
 // Step 2: t.q for every action of `states`; returns the pieces the rollouts played.
 std::int64_t estimate_q(ActionTable& t, std::span<const RolloutState> states, const Policy& policy,
-                        const td::LinearModel& value, const std::vector<double>& v, const CbmpiConfig& c,
+                        const ValueFeatures& value, const std::vector<double>& v, const CbmpiConfig& c,
                         FeatureKernel kernel, std::int64_t k, int threads) {
   const RolloutConfig config{c.rules, stream_key(c.seed ^ kRolloutStream, static_cast<std::uint64_t>(k)),
                              c.rollout_length};
@@ -82,7 +63,7 @@ std::int64_t estimate_q(ActionTable& t, std::span<const RolloutState> states, co
 
 // Step 3: the ridge regression of the targets on the value features of the states' boards.
 std::vector<double> fit_value(std::span<const RolloutState> states, const std::vector<double>& target,
-                              const td::LinearModel& value, double ridge) {
+                              const ValueFeatures& value, double ridge) {
   const auto n = static_cast<Eigen::Index>(states.size());
   const auto d = static_cast<Eigen::Index>(value.size());
   Eigen::MatrixXd psi(n, d);  // (N, value dimension)
@@ -136,7 +117,7 @@ Cbmpi::Cbmpi(const CbmpiConfig& config, FeatureKernel kernel)
     : config_(config), kernel_(kernel), policy_set_(find_feature_set(config.policy_features)) {
   if (!policy_set_) throw InputError("cbmpi: unknown policy feature set '" + config.policy_features + "'");
   w_.assign(static_cast<std::size_t>(policy_set_->dimension(config.rules.geometry.width)), 0.0);
-  v_.assign(td::LinearModel(config.value_features, config.rules.geometry, kernel).size(), 0.0);
+  v_.assign(ValueFeatures(config, kernel).size(), 0.0);
   check_dimension(policy(), config.rules.geometry);
 }
 
@@ -166,7 +147,7 @@ double Cbmpi::selection_mean(int threads, std::int64_t& pieces) const {
 }
 
 std::int64_t iteration_bound(const CbmpiConfig& c) {
-  return c.states * c.sample_every +
+  return c.states * c.height_pool * c.sample_every +
          c.states * most_placements(c.rules.geometry.width) * c.rollouts_per_action * (c.rollout_length + 1) +
          c.select_games * c.select_max_pieces;
 }
@@ -174,7 +155,7 @@ std::int64_t iteration_bound(const CbmpiConfig& c) {
 Iteration Cbmpi::iterate(int threads) {
   const CbmpiConfig& c = config_;
   const Policy pi = linear_policy(w_);
-  const td::LinearModel value(c.value_features, c.rules.geometry, kernel_);
+  const ValueFeatures value(c, kernel_);
   Iteration it;
   it.iteration = k_;
   const std::vector<RolloutState> states = sample_rollout_set(pi, c, kernel_, k_, it.pieces);

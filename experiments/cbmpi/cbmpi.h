@@ -3,10 +3,11 @@
 // linear policy pi_k over the policy features and a linear value function v_k over the value
 // features (cbmpi_config.h).  Both start at zero weights.  Iteration k:
 //
-// 1. Rollout set: N start states from games of pi_k (sample_states, every sample_every-th
-//    piece).  Game g of iteration k draws the pieces of stream (stream_key(seed ^
-//    kSampleStream, k), g); games are played in order until N states are taken, each capped so
-//    that it cannot give more than the states still missing.
+// 1. Rollout set: N start states from games of pi_k (cbmpi_rollout_set.h: every
+//    sample_every-th piece, height_pool x N of them subsampled to N with even board heights).
+//    Game g of iteration k draws the pieces of stream (stream_key(seed ^ kSampleStream, k), g);
+//    games are played in order until the states are taken, each capped so that it cannot give
+//    more than the states still missing.
 // 2. Q(s, a) for every state s and every drop placement a (rollout_actions order): M rollouts
 //    that play a, then m pieces of pi_k; the return is the lines cleared plus v_k of the final
 //    board, or plus 0 if the game ended.  Rollout j of every action of state s draws the
@@ -15,7 +16,7 @@
 //    actions, not piece luck.  All of an iteration's rollouts go through play_rollouts, in
 //    chunks of states, each result a pure function of (seed, k, s, a, j).
 // 3. Value: v_{k+1} minimizes sum_s (v . psi(s) - Q(s, pi_k(s)))^2 + ridge N |v|^2 (Eigen,
-//    LDLT), psi(s) the value features of s's board.  Q(s, pi_k(s)) is a rollout of pi_k of
+//    LDLT), psi(s) the value features of s's board (cbmpi_value.h).  Q(s, pi_k(s)) is a rollout of pi_k of
 //    m + 1 pieces bootstrapped by v_k: the papers' value target with one more step, taken from
 //    the rollouts of step 2, so the regression costs no pieces.
 // 4. Policy: pi_{k+1} = the best weights CMA-ES (cmaes.h) finds for the classification loss
@@ -59,8 +60,9 @@ struct Iteration {
   double selection_lines = -1;  // pi_{k+1}'s mean lines in the selection games; -1 without selection
 };
 
-// The most pieces one iteration of `c` can simulate: N x sample_every for the sampled games,
-// and N x (most placements of a piece) x M x (m + 1) for the rollouts.
+// The most pieces one iteration of `c` can simulate: N x height_pool x sample_every for the
+// sampled games, N x (most placements of a piece) x M x (m + 1) for the rollouts, and
+// select_games x select_max_pieces for the selection games.
 std::int64_t iteration_bound(const CbmpiConfig& c);
 
 class Cbmpi {

@@ -18,8 +18,10 @@ Json options_json(const CbmpiConfig& c) {
           {"rollout_length", c.rollout_length},
           {"rollouts_per_action", c.rollouts_per_action},
           {"sample_every", c.sample_every},
+          {"height_pool", c.height_pool},
           {"policy_features", c.policy_features},
           {"value_features", c.value_features},
+          {"value_rbf", c.value_rbf},
           {"ridge", c.ridge},
           {"cmaes_lambda", c.cmaes_lambda},
           {"cmaes_generations", c.cmaes_generations},
@@ -43,6 +45,11 @@ std::string text(const Json& o, const char* key) {
   return o.at(key).get<std::string>();
 }
 
+bool flag(const Json& o, const char* key) {
+  if (!o.at(key).is_boolean()) throw InputError(option(key) + " must be true or false");
+  return o.at(key).get<bool>();
+}
+
 }  // namespace
 
 CbmpiConfig make_cbmpi_config(const Json& options, const Rules& rules, std::uint64_t seed) {
@@ -62,8 +69,10 @@ CbmpiConfig make_cbmpi_config(const Json& options, const Rules& rules, std::uint
   c.rollout_length = integer(o, "rollout_length", 0, 10'000);
   c.rollouts_per_action = integer(o, "rollouts_per_action", 1, 1'000);
   c.sample_every = integer(o, "sample_every", 1, 1'000'000);
+  c.height_pool = integer(o, "height_pool", 1, 1'000);
   c.policy_features = text(o, "policy_features");
   c.value_features = text(o, "value_features");
+  c.value_rbf = flag(o, "value_rbf");
   c.ridge = real(o, "ridge", 0, 1e6);
   c.cmaes_lambda = static_cast<int>(integer(o, "cmaes_lambda", 0, 10'000));
   c.cmaes_generations = integer(o, "cmaes_generations", 1, 1'000'000);
@@ -84,6 +93,8 @@ CbmpiConfig make_cbmpi_config(const Json& options, const Rules& rules, std::uint
     if (is_move_feature(f))  // a value function rates the board a rollout ends on, not a move
       throw InputError(option("value_features") + ": '" + c.value_features + "' has the move feature '" +
                        std::string(feature_name(f)) + "' (use a set of board features, e.g. bertsekas or td44)");
+  if (c.states * c.height_pool > 10'000'000)  // the pool is held in memory, about 150 bytes a state
+    throw InputError("cbmpi: states x height_pool must be at most 10000000");
   if (c.states * c.rollouts_per_action > 100'000'000)
     throw InputError("cbmpi: states x rollouts_per_action must be at most 100000000");
   return c;

@@ -2,13 +2,15 @@
 //
 // Defaults aim at the 10x20 setup of Gabillon, Ghavamzadeh & Scherrer (NIPS 2013) and Scherrer
 // et al. (JMLR 2015): policy features D-T (`dt`), one rollout per action (M = 1), rollouts of
-// m = 5 pieces, a rollout set of N = 84,000 states, gamma = 1.  N, m and M are not yet checked
-// against the papers' experimental sections (docs/cbmpi.md).
+// m = 5 pieces, a rollout set of N = 84,000 states (16 M samples / (6 x 32)), gamma = 1
+// (docs/cbmpi.md "Against the papers" lists where this learner differs from them).
 // The papers' value features are D-T plus five RBF functions of the mean column height and a
-// constant; this engine has no RBF height features, and a value function reads a board alone,
-// not a move, so the default is the closest board-only set with a constant, `bertsekas`
-// (heights, differences, wall height, holes, constant).  The CMA-ES population and step size
-// are our CMA-ES's defaults (cmaes.h); the generations, ridge and sampling stride are ours.
+// constant; a value function here reads a board alone, not a move, so the default is the
+// closest board-only set with a constant, `bertsekas` (heights, differences, wall height,
+// holes, constant), and `value_rbf` adds the RBFs.  The papers draw their states from an
+// expert's games subsampled to even heights; `height_pool` subsamples the current policy's.
+// The CMA-ES population and step size are our CMA-ES's defaults (cmaes.h); the generations,
+// ridge and sampling stride are ours.
 // The return is undiscounted (gamma = 1, as in the papers): a rollout reports its reward sum,
 // not each reward, so there is no gamma option.
 #pragma once
@@ -28,8 +30,10 @@ struct CbmpiConfig {
   std::int64_t rollout_length = 5;      // m: pieces the policy plays after the action
   std::int64_t rollouts_per_action = 1; // M
   std::int64_t sample_every = 1;        // a start state before every this many pieces of a sampled game
+  std::int64_t height_pool = 1;         // sample height_pool x N states, keep N with even heights (cbmpi_rollout_set.h)
   std::string policy_features = "dt";
   std::string value_features = "bertsekas";
+  bool value_rbf = false;               // add the papers' five RBFs of the mean height (cbmpi_value.h)
   double ridge = 1e-6;                  // times N: the value regression's ridge term
   int cmaes_lambda = 0;                 // 0: CMA-ES's default for the policy's dimension
   std::int64_t cmaes_generations = 100; // per iteration (fewer if CMA-ES's own stop criteria fire)
