@@ -46,16 +46,25 @@ TEST(CbmpiBalanceHeights, RandomHeightsAreBalanced) {
     std::map<int, std::int64_t> count, take;
     for (int h : heights) ++count[h];
     for (std::size_t i = 0; i < kept.size(); ++i) {
-      if (i > 0) ASSERT_LT(kept[i - 1], kept[i]);
+      if (i > 0) {
+        ASSERT_LT(kept[i - 1], kept[i]);
+      }
       ++take[heights[static_cast<std::size_t>(kept[i])]];
     }
-    for (const auto& [a, ta] : take)
-      for (const auto& [b, tb] : count) {
+    for (const auto& [a, kept_a] : take) {
+      for (const auto& [b, count_b] : count) {
         const std::int64_t kept_b = take.count(b) ? take[b] : 0;
-        if (kept_b < ta - 1) EXPECT_EQ(kept_b, tb) << "height " << b << " could have given more";
+        if (kept_b < kept_a - 1) {
+          EXPECT_EQ(kept_b, count_b) << "height " << b << " could have given more than height " << a;
+        }
       }
-    for (const auto& [h, c] : count)
-      if (!take.count(h)) EXPECT_LT(static_cast<std::int64_t>(kept.size()), static_cast<std::int64_t>(count.size()));
+    }
+    // A height left out entirely means fewer items were asked for than there are heights.
+    for (const auto& [h, c] : count) {
+      if (!take.count(h)) {
+        EXPECT_LT(static_cast<std::int64_t>(kept.size()), static_cast<std::int64_t>(count.size()));
+      }
+    }
   }
 }
 
